@@ -1,0 +1,274 @@
+// Type declarations for zarr-scale-offset (hand-written; see js/index.js).
+
+/** The 26 numeric data types. */
+export type DataTypeName =
+  | 'int2'
+  | 'int4'
+  | 'int8'
+  | 'int16'
+  | 'int32'
+  | 'int64'
+  | 'uint2'
+  | 'uint4'
+  | 'uint8'
+  | 'uint16'
+  | 'uint32'
+  | 'uint64'
+  | 'float4_e2m1fn'
+  | 'float6_e2m3fn'
+  | 'float6_e3m2fn'
+  | 'float8_e3m4'
+  | 'float8_e4m3'
+  | 'float8_e4m3b11fnuz'
+  | 'float8_e4m3fnuz'
+  | 'float8_e5m2'
+  | 'float8_e5m2fnuz'
+  | 'float8_e8m0fnu'
+  | 'bfloat16'
+  | 'float16'
+  | 'float32'
+  | 'float64';
+
+/**
+ * A data type: a name, the object form `{ name }` (with an optional empty configuration), or
+ * JSON text of either (e.g. `'"int4"'`, `'{"name":"int4"}'`).
+ */
+export type DataType<D extends DataTypeName = DataTypeName> =
+  | D
+  | { name: D; configuration?: Record<string, never> }
+  | (string & {});
+
+/** `Float16Array` where the TypeScript lib declares it (ES2025 / esnext), else `never`. */
+export type Float16ArrayIfAvailable = typeof globalThis extends { Float16Array: { prototype: infer P } }
+  ? P
+  : never;
+
+/**
+ * float16 values: a `Float16Array` where the runtime has one, else a `Uint16Array` of the raw
+ * IEEE binary16 bits. Both kinds are accepted as input.
+ */
+export type Float16Values = Float16ArrayIfAvailable | Uint16Array;
+
+/** The typed array that holds one data type in memory. */
+export type TypedArrayFor<D extends DataTypeName> = D extends 'int2' | 'int4' | 'int8'
+  ? Int8Array // int2/int4 sign-extended into one byte
+  : D extends
+        | 'uint2'
+        | 'uint4'
+        | 'uint8'
+        | 'float4_e2m1fn'
+        | 'float6_e2m3fn'
+        | 'float6_e3m2fn'
+        | 'float8_e3m4'
+        | 'float8_e4m3'
+        | 'float8_e4m3b11fnuz'
+        | 'float8_e4m3fnuz'
+        | 'float8_e5m2'
+        | 'float8_e5m2fnuz'
+        | 'float8_e8m0fnu'
+    ? Uint8Array // uint2/uint4 zero-extended; 4/6/8-bit floats as raw codes in the low bits
+    : D extends 'int16'
+      ? Int16Array
+      : D extends 'uint16'
+        ? Uint16Array
+        : D extends 'bfloat16'
+          ? Uint16Array // raw bfloat16 bits
+          : D extends 'float16'
+            ? Float16Values
+            : D extends 'int32'
+              ? Int32Array
+              : D extends 'uint32'
+                ? Uint32Array
+                : D extends 'int64'
+                  ? BigInt64Array
+                  : D extends 'uint64'
+                    ? BigUint64Array
+                    : D extends 'float32'
+                      ? Float32Array
+                      : D extends 'float64'
+                        ? Float64Array
+                        : never;
+
+/** Any typed array this package takes or returns. */
+export type ZarrTypedArray = TypedArrayFor<DataTypeName>;
+
+/** The typed-array constructor names that `typedArrayKind` returns. */
+export type TypedArrayKind =
+  | 'Int8Array'
+  | 'Uint8Array'
+  | 'Int16Array'
+  | 'Uint16Array'
+  | 'Int32Array'
+  | 'Uint32Array'
+  | 'BigInt64Array'
+  | 'BigUint64Array'
+  | 'Float16Array'
+  | 'Float32Array'
+  | 'Float64Array';
+
+/**
+ * A number in codec or metadata JSON. A `bigint` is written as an exact JSON integer (use it for
+ * int64/uint64 values beyond 2^53); a `number` as `JSON.stringify` writes it. A string is a
+ * Zarr fill-value string such as `"NaN"`, `"Infinity"` or `"0x7fc0"`.
+ */
+export type JsonScalar = number | bigint | string;
+
+/** A codec object: `{ name, configuration? }`. */
+export interface CodecObject {
+  name: string;
+  configuration?: Record<string, unknown>;
+}
+
+/** The `scale_offset` codec. */
+export interface ScaleOffsetCodec extends CodecObject {
+  name: 'scale_offset';
+  configuration?: { offset?: JsonScalar; scale?: JsonScalar };
+}
+
+/** The rounding modes of `cast_value`. */
+export type Rounding =
+  | 'nearest-even'
+  | 'towards-zero'
+  | 'towards-positive'
+  | 'towards-negative'
+  | 'nearest-away';
+
+/** The `cast_value` codec. */
+export interface CastValueCodec extends CodecObject {
+  name: 'cast_value';
+  configuration: {
+    data_type: DataType;
+    rounding?: Rounding;
+    out_of_range?: 'clamp' | 'wrap';
+    scalar_map?: {
+      encode?: Array<[JsonScalar, JsonScalar]>;
+      decode?: Array<[JsonScalar, JsonScalar]>;
+    };
+  };
+}
+
+/** One codec: an object, or its short-hand name (e.g. `"scale_offset"`). */
+export type Codec = ScaleOffsetCodec | CastValueCodec | CodecObject | string;
+
+/**
+ * Array->array codecs: one codec or a list of them (objects or short-hand names), or JSON text of
+ * either. A string that looks like a codec name (`scale_offset`) is the short-hand form; any
+ * other string is parsed as JSON text.
+ */
+export type Codecs = Codec | Codec[];
+
+/** A Zarr v3 zarr.json array document (the fields this package reads, plus any others). */
+export interface ArrayMetadata<D extends DataTypeName = DataTypeName> {
+  zarr_format: 3;
+  node_type: 'array';
+  shape: number[];
+  data_type: D | { name: D; configuration?: Record<string, never> };
+  chunk_grid: { name: string; configuration: { chunk_shape: number[] } } | Record<string, unknown>;
+  chunk_key_encoding?: unknown;
+  fill_value: JsonScalar | null;
+  codecs: Array<CodecObject | string>;
+  attributes?: Record<string, unknown>;
+  dimension_names?: Array<string | null>;
+  storage_transformers?: unknown[];
+  [key: string]: unknown;
+}
+
+/** The codes of the errors this package throws (`err.code`). */
+export type ErrorCode =
+  | 'invalid_json'
+  | 'invalid_metadata'
+  | 'unsupported_data_type'
+  | 'unsupported_codec'
+  | 'not_representable'
+  | 'out_of_range'
+  | 'length_mismatch'
+  | 'invalid_data'
+  | 'read_only'
+  | 'not_ready';
+
+/** Every error this package throws is an `Error` with a string `code`. */
+export interface ZarrScaleOffsetError extends Error {
+  code: ErrorCode;
+}
+
+/**
+ * Initialises the WebAssembly module (inlined in the package; nothing is fetched). Idempotent:
+ * every call returns the same Promise. Every other function throws `code: "not_ready"` until it
+ * has resolved, and is synchronous afterwards.
+ */
+export function ready(): Promise<void>;
+
+/** Whether `ready()` has resolved. */
+export function isReady(): boolean;
+
+/**
+ * Encodes in-memory values of `dataType` through array->array codecs.
+ * @param data a typed array of the kind `typedArrayKind(dataType)` names
+ * @returns a new typed array of the encoded data type (see `encodedDataType`)
+ */
+export function encode<D extends DataTypeName>(
+  codecs: Codecs,
+  dataType: DataType<D>,
+  data: TypedArrayFor<D>,
+): ZarrTypedArray;
+
+/**
+ * Decodes values of the encoded data type (`encodedDataType(codecs, dataType)`) back to `dataType`.
+ * @returns a new typed array of `dataType`
+ */
+export function decode<D extends DataTypeName>(
+  codecs: Codecs,
+  dataType: DataType<D>,
+  data: ZarrTypedArray,
+): TypedArrayFor<D>;
+
+/** The canonical name of the data type that `encode(codecs, dataType, …)` produces. */
+export function encodedDataType(codecs: Codecs, dataType: DataType): DataTypeName;
+
+/**
+ * Encodes one whole chunk (all elements of the chunk shape, C order) of a Zarr v3 array to its
+ * stored bytes. `arrayMetadata` is the zarr.json document as an object or as JSON text; JSON text
+ * is the exact path for every digit (an object's numbers go through `JSON.stringify`, except
+ * `bigint` values, which are written exactly).
+ */
+export function encodeChunk<D extends DataTypeName>(
+  arrayMetadata: ArrayMetadata<D> | string,
+  data: TypedArrayFor<D>,
+): Uint8Array;
+
+/** Decodes one whole stored chunk of a Zarr v3 array to a new typed array of its data type. */
+export function decodeChunk<D extends DataTypeName>(
+  arrayMetadata: ArrayMetadata<D> | string,
+  bytes: Uint8Array | ArrayBuffer,
+): TypedArrayFor<D>;
+
+/** The canonical data type name of a zarr.json array document (object or JSON text). */
+export function arrayDataType(arrayMetadata: ArrayMetadata | string): DataTypeName;
+
+/**
+ * The typed-array constructor name for a data type in this runtime ("Uint16Array" for float16
+ * where the runtime has no Float16Array).
+ */
+export function typedArrayKind(dataType: DataType): TypedArrayKind;
+
+/** The typed-array constructor for a data type in this runtime. */
+export function typedArrayConstructor(
+  dataType: DataType,
+):
+  | Int8ArrayConstructor
+  | Uint8ArrayConstructor
+  | Int16ArrayConstructor
+  | Uint16ArrayConstructor
+  | Int32ArrayConstructor
+  | Uint32ArrayConstructor
+  | BigInt64ArrayConstructor
+  | BigUint64ArrayConstructor
+  | Float32ArrayConstructor
+  | Float64ArrayConstructor
+  | (typeof globalThis extends { Float16Array: infer C } ? C : never);
+
+/** The version of the Rust core. */
+export function version(): string;
+
+/** Serialises a value to JSON text as this package does: `bigint` values become exact JSON integers. */
+export function toJsonText(value: unknown): string;

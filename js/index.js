@@ -1,0 +1,370 @@
+// zarr-scale-offset: the public ESM entry.
+//
+// This file only marshals: it turns JS values (typed arrays, metadata objects) into the JSON text
+// and raw little-endian bytes that the WebAssembly exports take, and turns their results back
+// into typed arrays. Every codec rule lives in the Rust core (src/).
+//
+// `npm run build` copies this file to dist/index.js, next to the wasm-bindgen glue
+// (dist/zarr_scale_offset.js) and the module with the .wasm inlined as base64
+// (dist/zarr_scale_offset_wasm.js). Nothing needs to be fetched or configured at run time.
+
+import initWasm, * as wasm from './zarr_scale_offset.js';
+import { wasmBytes } from './zarr_scale_offset_wasm.js';
+
+let initialised = false;
+let initPromise = null;
+
+/**
+ * Initialises the WebAssembly module once. Idempotent: every call returns the same Promise.
+ * All other functions are synchronous and may be called once this Promise has resolved.
+ */
+export function ready() {
+  if (initPromise === null) {
+    initPromise = initWasm({ module_or_path: wasmBytes() }).then(
+      () => {
+        initialised = true;
+      },
+      (e) => {
+        initPromise = null; // allow a retry
+        throw e;
+      },
+    );
+  }
+  return initPromise;
+}
+
+/** Whether `ready()` has resolved. */
+export function isReady() {
+  return initialised;
+}
+
+// ---------------------------------------------------------------------------------------------
+// errors
+
+function codedError(code, message) {
+  const e = new Error(message);
+  e.code = code;
+  return e;
+}
+
+function ensureReady(fn) {
+  if (!initialised) {
+    throw codedError('not_ready', `${fn}() was called before ready() resolved: await ready() first`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON text
+
+// Serialises a metadata / codec value to JSON text. Like JSON.stringify, except that a BigInt is
+// written as a bare JSON integer with all its digits (so int64/uint64 values beyond 2^53 stay
+// exact). A JS number is written as JSON.stringify writes it; pass JSON text to control every
+// digit yourself.
+function toJson(value) {
+  const out = [];
+  const seen = new Set();
+  const write = (v, inArray) => {
+    if (v !== null && typeof v === 'object' && typeof v.toJSON === 'function') v = v.toJSON();
+    switch (typeof v) {
+      case 'bigint':
+        out.push(v.toString());
+        return true;
+      case 'number':
+        out.push(Number.isFinite(v) ? JSON.stringify(v) : 'null');
+        return true;
+      case 'string':
+        out.push(JSON.stringify(v));
+        return true;
+      case 'boolean':
+        out.push(v ? 'true' : 'false');
+        return true;
+      case 'undefined':
+      case 'function':
+      case 'symbol':
+        if (inArray) {
+          out.push('null');
+          return true;
+        }
+        return false;
+      default:
+        break;
+    }
+    if (v === null) {
+      out.push('null');
+      return true;
+    }
+    if (seen.has(v)) throw codedError('invalid_metadata', 'metadata contains a circular reference');
+    seen.add(v);
+    if (Array.isArray(v)) {
+      out.push('[');
+      v.forEach((item, i) => {
+        if (i > 0) out.push(',');
+        write(item, true);
+      });
+      out.push(']');
+    } else {
+      out.push('{');
+      let first = true;
+      for (const key of Object.keys(v)) {
+        const mark = out.length;
+        out.push(first ? '' : ',', JSON.stringify(key), ':');
+        if (write(v[key], false)) first = false;
+        else out.length = mark; // skipped value: drop the key too
+      }
+      out.push('}');
+    }
+    seen.delete(v);
+    return true;
+  };
+  if (!write(value, false)) out.push('null');
+  return out.join('');
+}
+
+// A codec name such as "scale_offset" or "numcodecs.fixedscaleoffset": a bare string in this
+// form is the short-hand form of a codec, anything else is JSON text.
+const SHORT_HAND = /^[A-Za-z_][A-Za-z0-9_.\-]*$/;
+const JSON_WORDS = new Set(['true', 'false', 'null']);
+
+function codecsText(codecs) {
+  if (typeof codecs === 'string') {
+    const t = codecs.trim();
+    if (SHORT_HAND.test(t) && !JSON_WORDS.has(t)) return JSON.stringify(t);
+    return codecs;
+  }
+  if (codecs !== null && typeof codecs === 'object') return toJson(codecs);
+  throw codedError(
+    'invalid_metadata',
+    `codecs must be a codec object, a list of codecs, a codec name or JSON text, got ${describe(codecs)}`,
+  );
+}
+
+function metadataText(metadata) {
+  if (typeof metadata === 'string') return metadata;
+  if (metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata)) {
+    return toJson(metadata);
+  }
+  throw codedError(
+    'invalid_metadata',
+    `array metadata must be a zarr.json object or its JSON text, got ${describe(metadata)}`,
+  );
+}
+
+// Returns [nameForTypedArrayKind, textForWasm] for a data type given as a name ("float32"),
+// JSON text ('"float32"', '{"name":"int4"}') or an object ({name: "int4"}).
+function dataTypeArgs(dataType) {
+  if (typeof dataType === 'string') {
+    const t = dataType.trim();
+    if (t.startsWith('"') || t.startsWith('{')) {
+      let parsed;
+      try {
+        parsed = JSON.parse(t);
+      } catch (e) {
+        throw codedError('invalid_json', `data type: invalid JSON text: ${e.message}`);
+      }
+      return [dataTypeName(parsed), dataType];
+    }
+    return [t, dataType];
+  }
+  if (dataType !== null && typeof dataType === 'object') {
+    return [dataTypeName(dataType), toJson(dataType)];
+  }
+  throw codedError(
+    'unsupported_data_type',
+    `data type must be a name such as "float32", an object {name: ...} or JSON text, got ${describe(dataType)}`,
+  );
+}
+
+function dataTypeName(parsed) {
+  if (typeof parsed === 'string') return parsed;
+  if (parsed !== null && typeof parsed === 'object' && typeof parsed.name === 'string') {
+    return parsed.name;
+  }
+  throw codedError('unsupported_data_type', `data type ${toJson(parsed)} has no name`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// typed arrays
+
+const HAS_FLOAT16 = typeof globalThis.Float16Array === 'function';
+
+const CONSTRUCTORS = {
+  Int8Array,
+  Uint8Array,
+  Int16Array,
+  Uint16Array,
+  Int32Array,
+  Uint32Array,
+  BigInt64Array,
+  BigUint64Array,
+  Float32Array,
+  Float64Array,
+  Float16Array: HAS_FLOAT16 ? globalThis.Float16Array : Uint16Array,
+};
+
+const kindCache = new Map();
+
+// The typed-array kind (constructor name) for a data type name, from the Rust core.
+function kindOf(name) {
+  let kind = kindCache.get(name);
+  if (kind === undefined) {
+    kind = wasm.typedArrayKind(name);
+    kindCache.set(name, kind);
+  }
+  return kind;
+}
+
+function describe(v) {
+  if (v === null) return 'null';
+  if (v === undefined) return 'undefined';
+  const tag = typedArrayTag(v);
+  if (tag) return `a ${tag} of length ${v.length}`;
+  if (v instanceof ArrayBuffer) return `an ArrayBuffer of ${v.byteLength} bytes`;
+  if (Array.isArray(v)) return `an Array of length ${v.length}`;
+  if (typeof v === 'object') return `an object (${Object.prototype.toString.call(v)})`;
+  return `a ${typeof v}`;
+}
+
+// The constructor name of a typed array ("Int8Array", ...), or undefined for anything else.
+// Works across realms (iframes, workers), unlike instanceof.
+function typedArrayTag(v) {
+  if (!ArrayBuffer.isView(v)) return undefined;
+  const tag = v[Symbol.toStringTag];
+  return typeof tag === 'string' ? tag : undefined;
+}
+
+// The kinds accepted as input for a data type whose kind is `kind`.
+function acceptedTags(kind) {
+  return kind === 'Float16Array' ? (HAS_FLOAT16 ? ['Float16Array', 'Uint16Array'] : ['Uint16Array']) : [kind];
+}
+
+function expectedText(kind, dataTypeName) {
+  if (kind === 'Float16Array') {
+    return HAS_FLOAT16
+      ? `a Float16Array (or a Uint16Array of raw float16 bits) for data type ${dataTypeName}`
+      : `a Uint16Array of raw float16 bits for data type ${dataTypeName} (this runtime has no Float16Array)`;
+  }
+  return `a ${kind} for data type ${dataTypeName}`;
+}
+
+// Checks that `data` is a typed array of the right kind and returns a zero-copy byte view.
+function bytesIn(fn, data, kind, dataTypeName) {
+  const tag = typedArrayTag(data);
+  if (tag === undefined || !acceptedTags(kind).includes(tag)) {
+    throw codedError(
+      'invalid_data',
+      `${fn}(): expected ${expectedText(kind, dataTypeName)}, got ${describe(data)}`,
+    );
+  }
+  return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+}
+
+// Raw stored bytes for decodeChunk: a Uint8Array or an ArrayBuffer.
+function storedBytesIn(fn, bytes) {
+  if (typedArrayTag(bytes) === 'Uint8Array') return bytes;
+  if (bytes instanceof ArrayBuffer || Object.prototype.toString.call(bytes) === '[object ArrayBuffer]') {
+    return new Uint8Array(bytes);
+  }
+  throw codedError('invalid_data', `${fn}(): expected the stored chunk bytes as a Uint8Array or an ArrayBuffer, got ${describe(bytes)}`);
+}
+
+// Wraps the bytes returned by wasm (a fresh Uint8Array) as a typed array of `kind`, copying into
+// a new, aligned ArrayBuffer unless the bytes already own a whole buffer.
+function typedOut(bytes, kind) {
+  const Ctor = CONSTRUCTORS[kind];
+  if (Ctor === Uint8Array) return bytes;
+  const size = Ctor.BYTES_PER_ELEMENT;
+  if (bytes.byteLength % size !== 0) {
+    throw codedError('invalid_data', `result of ${bytes.byteLength} bytes is not a whole number of ${kind} elements`);
+  }
+  if (bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.byteLength) {
+    return new Ctor(bytes.buffer, 0, bytes.byteLength / size);
+  }
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return new Ctor(copy.buffer);
+}
+
+// ---------------------------------------------------------------------------------------------
+// API
+
+/**
+ * Encodes `data` (a typed array of `dataType`) through one array->array codec or a list of them.
+ * Returns a typed array of the encoded data type (see `encodedDataType`).
+ */
+export function encode(codecs, dataType, data) {
+  ensureReady('encode');
+  const c = codecsText(codecs);
+  const [name, dt] = dataTypeArgs(dataType);
+  const outName = wasm.encodedDataType(c, dt);
+  const input = bytesIn('encode', data, kindOf(name), name);
+  return typedOut(wasm.encodeArray(c, dt, input), kindOf(outName));
+}
+
+/**
+ * Decodes `data` (a typed array of the encoded data type of `codecs` applied to `dataType`) back
+ * to a typed array of `dataType`.
+ */
+export function decode(codecs, dataType, data) {
+  ensureReady('decode');
+  const c = codecsText(codecs);
+  const [name, dt] = dataTypeArgs(dataType);
+  const inName = wasm.encodedDataType(c, dt);
+  const input = bytesIn('decode', data, kindOf(inName), inName);
+  return typedOut(wasm.decodeArray(c, dt, input), kindOf(name));
+}
+
+/** The canonical name of the data type that `encode(codecs, dataType, …)` produces. */
+export function encodedDataType(codecs, dataType) {
+  ensureReady('encodedDataType');
+  return wasm.encodedDataType(codecsText(codecs), dataTypeArgs(dataType)[1]);
+}
+
+/** Encodes one whole chunk of a Zarr v3 array (zarr.json as an object or JSON text) to its stored bytes. */
+export function encodeChunk(arrayMetadata, data) {
+  ensureReady('encodeChunk');
+  const m = metadataText(arrayMetadata);
+  const name = wasm.arrayDataType(m);
+  const input = bytesIn('encodeChunk', data, kindOf(name), name);
+  return wasm.encodeChunk(m, input);
+}
+
+/** Decodes one whole stored chunk of a Zarr v3 array to a typed array of the array's data type. */
+export function decodeChunk(arrayMetadata, bytes) {
+  ensureReady('decodeChunk');
+  const m = metadataText(arrayMetadata);
+  const name = wasm.arrayDataType(m);
+  const input = storedBytesIn('decodeChunk', bytes);
+  return typedOut(wasm.decodeChunk(m, input), kindOf(name));
+}
+
+/** The canonical data type name of a zarr.json array document (object or JSON text). */
+export function arrayDataType(arrayMetadata) {
+  ensureReady('arrayDataType');
+  return wasm.arrayDataType(metadataText(arrayMetadata));
+}
+
+/**
+ * The typed-array constructor name used for a data type in this runtime, e.g. "Int8Array" for
+ * "int4", and "Uint16Array" for "float16" where the runtime has no Float16Array.
+ */
+export function typedArrayKind(dataType) {
+  ensureReady('typedArrayKind');
+  const kind = kindOf(dataTypeArgs(dataType)[0]);
+  return kind === 'Float16Array' && !HAS_FLOAT16 ? 'Uint16Array' : kind;
+}
+
+/** The typed-array constructor used for a data type in this runtime. */
+export function typedArrayConstructor(dataType) {
+  return CONSTRUCTORS[typedArrayKind(dataType)];
+}
+
+/** The version of the Rust core. */
+export function version() {
+  ensureReady('version');
+  return wasm.version();
+}
+
+/** Serialises a value to JSON text the way this package does: BigInt values become exact JSON integers. */
+export function toJsonText(value) {
+  return toJson(value);
+}

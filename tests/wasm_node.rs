@@ -1,0 +1,6 @@
+//! wasm-bindgen tests of the JS-facing exports, run in Node (`wasm-pack test --node`).
+//! The test bodies live in `tests/common/mod.rs`, shared with `tests/wasm_web.rs`.
+
+mod common;
+
+common::wasm_tests!();

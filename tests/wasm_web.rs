@@ -1,0 +1,9 @@
+//! wasm-bindgen tests of the JS-facing exports, run in headless Chromium
+//! (`wasm-pack test --headless --chrome`). The test bodies live in `tests/common/mod.rs`, shared
+//! with `tests/wasm_node.rs`.
+
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+mod common;
+
+common::wasm_tests!();
