@@ -94,9 +94,32 @@ use DataType::*;
 
 /// All 26 data types, in the order of the spec's list.
 pub const ALL: [DataType; 26] = [
-    Int2, Int4, Int8, Int16, Int32, Int64, UInt2, UInt4, UInt8, UInt16, UInt32, UInt64,
-    Float4E2M1FN, Float6E2M3FN, Float6E3M2FN, Float8E3M4, Float8E4M3, Float8E4M3B11FNUZ,
-    Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ, Float8E8M0FNU, BFloat16, Float16, Float32, Float64,
+    Int2,
+    Int4,
+    Int8,
+    Int16,
+    Int32,
+    Int64,
+    UInt2,
+    UInt4,
+    UInt8,
+    UInt16,
+    UInt32,
+    UInt64,
+    Float4E2M1FN,
+    Float6E2M3FN,
+    Float6E3M2FN,
+    Float8E3M4,
+    Float8E4M3,
+    Float8E4M3B11FNUZ,
+    Float8E4M3FNUZ,
+    Float8E5M2,
+    Float8E5M2FNUZ,
+    Float8E8M0FNU,
+    BFloat16,
+    Float16,
+    Float32,
+    Float64,
 ];
 
 impl DataType {
@@ -277,7 +300,10 @@ mod tests {
         assert_eq!(BFloat16.size(), 2);
         assert_eq!(UInt64.size(), 8);
         assert!(DataType::from_name("bool").is_none());
-        assert_eq!(DataType::parse("complex64", "/data_type").unwrap_err().code, ErrorCode::UnsupportedDataType);
+        assert_eq!(
+            DataType::parse("complex64", "/data_type").unwrap_err().code,
+            ErrorCode::UnsupportedDataType
+        );
     }
 
     #[test]

@@ -56,11 +56,17 @@ pub struct Error {
 impl Error {
     /// Builds an error from a code and a message.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        Error { code, message: message.into() }
+        Error {
+            code,
+            message: message.into(),
+        }
     }
     /// `invalid_metadata` at a JSON pointer.
     pub fn metadata(pointer: &str, message: impl fmt::Display) -> Self {
-        Error::new(ErrorCode::InvalidMetadata, format!("{}: {}", show_pointer(pointer), message))
+        Error::new(
+            ErrorCode::InvalidMetadata,
+            format!("{}: {}", show_pointer(pointer), message),
+        )
     }
     /// Prefixes the message with a context (e.g. the codec and direction).
     pub fn context(mut self, ctx: impl fmt::Display) -> Self {

@@ -7,6 +7,7 @@
 
 pub mod dtype;
 pub mod error;
+pub mod json;
 pub mod num;
 pub mod wasm;
 

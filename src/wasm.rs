@@ -8,14 +8,20 @@ use crate::error::Error;
 fn to_js(e: Error) -> JsValue {
     let err = js_sys::Error::new(&e.message);
     // Reflect::set on a fresh Error object cannot fail (it is extensible); ignore the Ok(bool).
-    let _ = js_sys::Reflect::set(&err, &JsValue::from_str("code"), &JsValue::from_str(e.code.as_str()));
+    let _ = js_sys::Reflect::set(
+        &err,
+        &JsValue::from_str("code"),
+        &JsValue::from_str(e.code.as_str()),
+    );
     err.into()
 }
 
 /// Encodes in-memory values of `data_type` through array->array `codecs` (JSON text).
 #[wasm_bindgen(js_name = encodeArray)]
 pub fn encode_array(codecs: &str, data_type: &str, data: &[u8]) -> Result<Vec<u8>, JsValue> {
-    crate::encode(codecs, data_type, data).map(|(_, v)| v).map_err(to_js)
+    crate::encode(codecs, data_type, data)
+        .map(|(_, v)| v)
+        .map_err(to_js)
 }
 
 /// Decodes in-memory values of the encoded data type back to `data_type`.
@@ -27,7 +33,9 @@ pub fn decode_array(codecs: &str, data_type: &str, data: &[u8]) -> Result<Vec<u8
 /// The canonical name of the data type that `encodeArray` produces.
 #[wasm_bindgen(js_name = encodedDataType)]
 pub fn encoded_data_type(codecs: &str, data_type: &str) -> Result<String, JsValue> {
-    crate::encoded_data_type(codecs, data_type).map(|d| d.name().to_string()).map_err(to_js)
+    crate::encoded_data_type(codecs, data_type)
+        .map(|d| d.name().to_string())
+        .map_err(to_js)
 }
 
 /// Encodes a whole chunk of a zarr.json array (JSON text) to stored bytes.
@@ -45,14 +53,18 @@ pub fn decode_chunk(metadata: &str, data: &[u8]) -> Result<Vec<u8>, JsValue> {
 /// The canonical data type name of a zarr.json array document (JSON text).
 #[wasm_bindgen(js_name = arrayDataType)]
 pub fn array_data_type(metadata: &str) -> Result<String, JsValue> {
-    crate::array_data_type(metadata).map(|d| d.name().to_string()).map_err(to_js)
+    crate::array_data_type(metadata)
+        .map(|d| d.name().to_string())
+        .map_err(to_js)
 }
 
 /// The JS typed-array constructor name for a data type name (e.g. "Int8Array" for "int4";
 /// "Float16Array" for float16, which the JS layer maps to Uint16Array where it is missing).
 #[wasm_bindgen(js_name = typedArrayKind)]
 pub fn typed_array_kind(data_type: &str) -> Result<String, JsValue> {
-    crate::DataType::parse(data_type, "/data_type").map(|d| d.array_kind().js_name().to_string()).map_err(to_js)
+    crate::DataType::parse(data_type, "/data_type")
+        .map(|d| d.array_kind().js_name().to_string())
+        .map_err(to_js)
 }
 
 /// The crate version.

@@ -30,7 +30,14 @@ fn rounds_up(mode: RoundingMode, neg: bool, odd: bool, rem: Rem) -> bool {
 /// floor(m × 2^-shift) and the class of the discarded part, for shift > 0.
 fn shift_right(m: u128, shift: u32, sticky: bool) -> (u128, Rem) {
     if shift > 128 {
-        return (0, if m != 0 || sticky { Rem::Below } else { Rem::Zero });
+        return (
+            0,
+            if m != 0 || sticky {
+                Rem::Below
+            } else {
+                Rem::Zero
+            },
+        );
     }
     let (kept, lost, half) = if shift == 128 {
         (0u128, m, 1u128 << 127)
@@ -104,15 +111,26 @@ pub fn round_to_float(
         if !fmt.has_zero() {
             return Rounded::Underflow;
         }
-        return Rounded::Value { code: fmt.zero_code(neg), inexact: false };
+        return Rounded::Value {
+            code: fmt.zero_code(neg),
+            inexact: false,
+        };
     }
     if neg && !fmt.signed {
         return Rounded::Underflow;
     }
     let man_bits = fmt.man_bits as i32;
     // Smallest exponent of a normal number (e8m0fnu: biased exponent 0 is normal).
-    let emin = if fmt.subnormals { 1 - fmt.bias } else { -fmt.bias };
-    let top = if m == 0 { e - 1 } else { e + (127 - m.leading_zeros() as i32) };
+    let emin = if fmt.subnormals {
+        1 - fmt.bias
+    } else {
+        -fmt.bias
+    };
+    let top = if m == 0 {
+        e - 1
+    } else {
+        e + (127 - m.leading_zeros() as i32)
+    };
     let mut q = top.max(emin) - man_bits;
     let (mut r, rem) = if q <= e {
         let up = (e - q) as u32;
@@ -135,7 +153,10 @@ pub fn round_to_float(
         if !fmt.has_zero() {
             return Rounded::Underflow;
         }
-        return Rounded::Value { code: fmt.zero_code(neg), inexact };
+        return Rounded::Value {
+            code: fmt.zero_code(neg),
+            inexact,
+        };
     }
     let hidden = 1u128 << man_bits;
     let mag = if r < hidden {
@@ -147,12 +168,12 @@ pub fn round_to_float(
             // Unreachable: q >= emin - man_bits.
             return Rounded::Underflow;
         }
-        if biased as u32 > 64 {
+        if biased as u64 > (1u64 << fmt.exp_bits) - 1 {
             return Rounded::Overflow { neg };
         }
         ((biased as u64) << man_bits) | (r - hidden) as u64
     };
-    if mag > fmt.max_finite_code() || (mag >> man_bits) >> fmt.exp_bits != 0 {
+    if mag > fmt.max_finite_code() {
         return Rounded::Overflow { neg };
     }
     let code = if neg { mag | fmt.sign_bit() } else { mag };
@@ -192,7 +213,12 @@ pub fn round_to_int(neg: bool, m: u128, e: i32, sticky: bool, mode: RoundingMode
         let low = if e >= 128 { 0 } else { m << e };
         // The sticky fraction (< 2^e) is below one unit only when e == 0.
         let rem = if sticky { Rem::Below } else { Rem::Zero };
-        let mut r = IntRounded { neg, low, huge, inexact: rem != Rem::Zero };
+        let mut r = IntRounded {
+            neg,
+            low,
+            huge,
+            inexact: rem != Rem::Zero,
+        };
         if e == 0 && rounds_up(mode, neg, low & 1 == 1, rem) {
             r.low = r.low.wrapping_add(1);
             r.huge |= r.low >= 1u128 << 127;
@@ -200,8 +226,17 @@ pub fn round_to_int(neg: bool, m: u128, e: i32, sticky: bool, mode: RoundingMode
         return r;
     }
     let (kept, rem) = shift_right(m, (-e) as u32, sticky);
-    let low = if rounds_up(mode, neg, kept & 1 == 1, rem) { kept + 1 } else { kept };
-    IntRounded { neg, low, huge: low >= 1u128 << 127, inexact: rem != Rem::Zero }
+    let low = if rounds_up(mode, neg, kept & 1 == 1, rem) {
+        kept + 1
+    } else {
+        kept
+    };
+    IntRounded {
+        neg,
+        low,
+        huge: low >= 1u128 << 127,
+        inexact: rem != Rem::Zero,
+    }
 }
 
 #[cfg(test)]
@@ -238,7 +273,15 @@ mod tests {
                 for mode in RoundingMode::ALL {
                     let got = rf(f, v, mode);
                     // -0 maps back to itself; fnuz has no -0 so no code decodes to -0 there.
-                    assert_eq!(got, Rounded::Value { code: c, inexact: false }, "{} {c:#x} {mode:?}", f.name);
+                    assert_eq!(
+                        got,
+                        Rounded::Value {
+                            code: c,
+                            inexact: false
+                        },
+                        "{} {c:#x} {mode:?}",
+                        f.name
+                    );
                 }
             }
         }
@@ -249,41 +292,41 @@ mod tests {
     #[test]
     fn midpoints_every_mode() {
         for f in FORMATS.iter().filter(|f| f.bits <= 16) {
-            let mut vals: Vec<f64> = (0..(1u64 << f.bits))
-                .map(|c| f.decode(c))
-                .filter(|v| v.is_finite())
+            // (value, code) of every finite code except -0 (its value equals +0's).
+            let mut vals: Vec<(f64, u64)> = (0..(1u64 << f.bits))
+                .map(|c| (f.decode(c), c))
+                .filter(|(v, _)| v.is_finite() && !(*v == 0.0 && v.is_sign_negative()))
                 .collect();
-            vals.sort_by(|a, b| a.partial_cmp(b).unwrap());
-            vals.dedup();
+            vals.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap());
             for w in vals.windows(2) {
-                let (lo, hi) = (w[0], w[1]);
+                let ((lo, lo_code), (hi, hi_code)) = (w[0], w[1]);
                 let mid = (lo + hi) / 2.0; // exact: both are narrow
-                let enc = |x: f64| code(rf(f, x, NearestEven));
-                let lo_c = enc(lo);
-                let hi_c = enc(hi);
-                let lo_even = if f.man_bits == 0 {
-                    // e8m0: the kept significand bit is always 1 (odd): ties go up.
-                    false
-                } else {
-                    lo_c & 1 == 0
-                };
-                let up_dir = mid > 0.0;
-                // nearest-even
-                assert_eq!(enc(mid), if lo_even { lo_c } else { hi_c }, "{} mid {mid}", f.name);
-                // nearest-away
-                let away = code(rf(f, mid, NearestAway));
-                assert_eq!(away, if up_dir { hi_c } else { lo_c }, "{} away {mid}", f.name);
-                // directed
-                assert_eq!(code(rf(f, mid, TowardsPositive)), hi_c);
-                assert_eq!(code(rf(f, mid, TowardsNegative)), lo_c);
-                let tz = code(rf(f, mid, TowardsZero));
-                assert_eq!(tz, if up_dir { lo_c } else { hi_c }, "{} tz {mid}", f.name);
-                // just off the midpoint: nearest modes follow the side.
-                let below = f64::from_bits(if mid > 0.0 { mid.to_bits() - 1 } else { mid.to_bits() + 1 });
-                let above = f64::from_bits(if mid > 0.0 { mid.to_bits() + 1 } else { mid.to_bits() - 1 });
-                if mid != 0.0 {
-                    assert_eq!(enc(below.min(above)), lo_c, "{} below mid", f.name);
-                    assert_eq!(enc(below.max(above)), hi_c, "{} above mid", f.name);
+                let val = |x: f64, mode| f.decode(code(rf(f, x, mode)));
+                // e8m0: the kept significand bit is always 1 (odd), so ties go up.
+                let lo_even = f.man_bits > 0 && lo_code & 1 == 0;
+                let hi_even = f.man_bits > 0 && hi_code & 1 == 0;
+                assert!(lo_even != hi_even || f.man_bits == 0, "{}", f.name);
+                let up = mid > 0.0; // which neighbour is farther from zero
+                let (near0, far0) = if up { (lo, hi) } else { (hi, lo) };
+                assert_eq!(
+                    val(mid, NearestEven),
+                    if lo_even { lo } else { hi },
+                    "{} ne {mid}",
+                    f.name
+                );
+                assert_eq!(val(mid, NearestAway), far0, "{} na {mid}", f.name);
+                assert_eq!(val(mid, TowardsPositive), hi, "{} tp {mid}", f.name);
+                assert_eq!(val(mid, TowardsNegative), lo, "{} tn {mid}", f.name);
+                assert_eq!(val(mid, TowardsZero), near0, "{} tz {mid}", f.name);
+                // One f64 ulp off the midpoint, the nearest modes follow the side.
+                let (a, b) = (
+                    f64::from_bits(mid.abs().to_bits() - 1),
+                    f64::from_bits(mid.abs().to_bits() + 1),
+                );
+                let (below, above) = if up { (a, b) } else { (-b, -a) };
+                for mode in [NearestEven, NearestAway] {
+                    assert_eq!(val(below, mode), lo, "{} below {mid}", f.name);
+                    assert_eq!(val(above, mode), hi, "{} above {mid}", f.name);
                 }
             }
         }
@@ -292,43 +335,175 @@ mod tests {
     #[test]
     fn overflow_edges() {
         // float16: 65504 max, 65520 is the tie with 2^16.
-        assert_eq!(rf(&F16, 65519.99, NearestEven), Rounded::Value { code: 0x7bff, inexact: true });
-        assert_eq!(rf(&F16, 65520.0, NearestEven), Rounded::Overflow { neg: false });
-        assert_eq!(rf(&F16, -65520.0, NearestAway), Rounded::Overflow { neg: true });
-        assert_eq!(rf(&F16, 65535.0, TowardsZero), Rounded::Value { code: 0x7bff, inexact: true });
-        assert_eq!(rf(&F16, 65536.0, TowardsZero), Rounded::Overflow { neg: false });
-        assert_eq!(rf(&F16, 65504.5, TowardsPositive), Rounded::Overflow { neg: false });
-        assert_eq!(rf(&F16, -65504.5, TowardsPositive), Rounded::Value { code: 0xfbff, inexact: true });
+        assert_eq!(
+            rf(&F16, 65519.99, NearestEven),
+            Rounded::Value {
+                code: 0x7bff,
+                inexact: true
+            }
+        );
+        assert_eq!(
+            rf(&F16, 65520.0, NearestEven),
+            Rounded::Overflow { neg: false }
+        );
+        assert_eq!(
+            rf(&F16, -65520.0, NearestAway),
+            Rounded::Overflow { neg: true }
+        );
+        assert_eq!(
+            rf(&F16, 65535.0, TowardsZero),
+            Rounded::Value {
+                code: 0x7bff,
+                inexact: true
+            }
+        );
+        assert_eq!(
+            rf(&F16, 65536.0, TowardsZero),
+            Rounded::Overflow { neg: false }
+        );
+        assert_eq!(
+            rf(&F16, 65504.5, TowardsPositive),
+            Rounded::Overflow { neg: false }
+        );
+        assert_eq!(
+            rf(&F16, -65504.5, TowardsPositive),
+            Rounded::Value {
+                code: 0xfbff,
+                inexact: true
+            }
+        );
         // float32: the f64 tie 3.4028235677973366e38 overflows under nearest-even.
-        assert_eq!(rf(&F32, 3.4028235677973366e38, NearestEven), Rounded::Overflow { neg: false });
-        assert_eq!(rf(&F32, 1e39, NearestEven), Rounded::Overflow { neg: false });
+        assert_eq!(
+            rf(&F32, 3.4028235677973366e38, NearestEven),
+            Rounded::Overflow { neg: false }
+        );
+        assert_eq!(
+            rf(&F32, 1e39, NearestEven),
+            Rounded::Overflow { neg: false }
+        );
         // fnuz and fn formats.
-        assert_eq!(rf(&F4_E2M1FN, 7.0, NearestEven), Rounded::Overflow { neg: false });
-        assert_eq!(rf(&F4_E2M1FN, 6.99, NearestEven), Rounded::Value { code: 0x7, inexact: true });
-        assert_eq!(rf(&F8_E4M3FNUZ, 248.0, NearestEven), Rounded::Overflow { neg: false });
-        assert_eq!(rf(&F8_E4M3FNUZ, 247.9, NearestEven), Rounded::Value { code: 0x7f, inexact: true });
+        assert_eq!(
+            rf(&F4_E2M1FN, 7.0, NearestEven),
+            Rounded::Overflow { neg: false }
+        );
+        assert_eq!(
+            rf(&F4_E2M1FN, 6.99, NearestEven),
+            Rounded::Value {
+                code: 0x7,
+                inexact: true
+            }
+        );
+        assert_eq!(
+            rf(&F8_E4M3FNUZ, 248.0, NearestEven),
+            Rounded::Overflow { neg: false }
+        );
+        assert_eq!(
+            rf(&F8_E4M3FNUZ, 247.9, NearestEven),
+            Rounded::Value {
+                code: 0x7f,
+                inexact: true
+            }
+        );
         // e8m0fnu: no zero, no sign.
         assert_eq!(rf(&F8_E8M0FNU, 0.0, NearestEven), Rounded::Underflow);
         assert_eq!(rf(&F8_E8M0FNU, -1.0, NearestEven), Rounded::Underflow);
-        assert_eq!(rf(&F8_E8M0FNU, 3.0, NearestEven), Rounded::Value { code: 0x81, inexact: true });
-        assert_eq!(rf(&F8_E8M0FNU, 2f64.powi(128), NearestEven), Rounded::Overflow { neg: false });
-        assert_eq!(rf(&F8_E8M0FNU, 2f64.powi(-128), NearestEven), Rounded::Value { code: 0, inexact: true });
-        assert_eq!(rf(&F8_E8M0FNU, 2f64.powi(-129), NearestEven), Rounded::Underflow);
+        assert_eq!(
+            rf(&F8_E8M0FNU, 3.0, NearestEven),
+            Rounded::Value {
+                code: 0x81,
+                inexact: true
+            }
+        );
+        assert_eq!(
+            rf(&F8_E8M0FNU, 2f64.powi(128), NearestEven),
+            Rounded::Overflow { neg: false }
+        );
+        // Below 2^-127 the quantum stays 2^-127 (as for subnormals); the candidate "0" is even.
+        assert_eq!(
+            rf(&F8_E8M0FNU, 2f64.powi(-128), NearestEven),
+            Rounded::Underflow
+        );
+        assert_eq!(
+            rf(&F8_E8M0FNU, 1.5 * 2f64.powi(-128), NearestEven),
+            Rounded::Value {
+                code: 0,
+                inexact: true
+            }
+        );
+        assert_eq!(
+            rf(&F8_E8M0FNU, 2f64.powi(-140), TowardsPositive),
+            Rounded::Value {
+                code: 0,
+                inexact: true
+            }
+        );
+        assert_eq!(
+            rf(&F8_E8M0FNU, 2f64.powi(-129), NearestEven),
+            Rounded::Underflow
+        );
     }
 
     #[test]
     fn subnormals_and_signed_zero() {
         // float16 min subnormal 2^-24: half of it ties to 0 (even), a hair more rounds up.
         let h = 2f64.powi(-25);
-        assert_eq!(rf(&F16, h, NearestEven), Rounded::Value { code: 0, inexact: true });
-        assert_eq!(rf(&F16, h * 1.5, NearestEven), Rounded::Value { code: 1, inexact: true });
-        assert_eq!(rf(&F16, -h, NearestEven), Rounded::Value { code: 0x8000, inexact: true });
-        assert_eq!(rf(&F16, -h, NearestAway), Rounded::Value { code: 0x8001, inexact: true });
-        assert_eq!(rf(&F16, h, TowardsPositive), Rounded::Value { code: 1, inexact: true });
-        assert_eq!(rf(&F16, -0.0, NearestEven), Rounded::Value { code: 0x8000, inexact: false });
+        assert_eq!(
+            rf(&F16, h, NearestEven),
+            Rounded::Value {
+                code: 0,
+                inexact: true
+            }
+        );
+        assert_eq!(
+            rf(&F16, h * 1.5, NearestEven),
+            Rounded::Value {
+                code: 1,
+                inexact: true
+            }
+        );
+        assert_eq!(
+            rf(&F16, -h, NearestEven),
+            Rounded::Value {
+                code: 0x8000,
+                inexact: true
+            }
+        );
+        assert_eq!(
+            rf(&F16, -h, NearestAway),
+            Rounded::Value {
+                code: 0x8001,
+                inexact: true
+            }
+        );
+        assert_eq!(
+            rf(&F16, h, TowardsPositive),
+            Rounded::Value {
+                code: 1,
+                inexact: true
+            }
+        );
+        assert_eq!(
+            rf(&F16, -0.0, NearestEven),
+            Rounded::Value {
+                code: 0x8000,
+                inexact: false
+            }
+        );
         // fnuz: -0 and negative underflow become +0 (0x80 is NaN).
-        assert_eq!(rf(&F8_E4M3FNUZ, -0.0, NearestEven), Rounded::Value { code: 0, inexact: false });
-        assert_eq!(rf(&F8_E4M3FNUZ, -1e-10, NearestEven), Rounded::Value { code: 0, inexact: true });
+        assert_eq!(
+            rf(&F8_E4M3FNUZ, -0.0, NearestEven),
+            Rounded::Value {
+                code: 0,
+                inexact: false
+            }
+        );
+        assert_eq!(
+            rf(&F8_E4M3FNUZ, -1e-10, NearestEven),
+            Rounded::Value {
+                code: 0,
+                inexact: true
+            }
+        );
     }
 
     #[test]
@@ -386,11 +561,20 @@ mod tests {
         // u64::MAX into f32 towards zero / nearest.
         let m = u64::MAX as u128;
         let g = |mode| code(round_to_float(&F32, false, m, 0, false, mode));
-        assert_eq!(g(TowardsZero), (f32::from_bits(0x5f7f_ffff)).to_bits() as u64);
+        assert_eq!(
+            g(TowardsZero),
+            (f32::from_bits(0x5f7f_ffff)).to_bits() as u64
+        );
         assert_eq!(g(NearestEven), 2f32.powi(64).to_bits() as u64);
         // 65519 -> float16 towards-positive overflows, 65535 towards-zero is 65504.
-        assert_eq!(round_to_float(&F16, false, 65519, 0, false, TowardsPositive), Rounded::Overflow { neg: false });
-        assert_eq!(code(round_to_float(&F16, false, 65535, 0, false, TowardsZero)), 0x7bff);
+        assert_eq!(
+            round_to_float(&F16, false, 65519, 0, false, TowardsPositive),
+            Rounded::Overflow { neg: false }
+        );
+        assert_eq!(
+            code(round_to_float(&F16, false, 65535, 0, false, TowardsZero)),
+            0x7bff
+        );
     }
 
     #[test]

@@ -1,0 +1,502 @@
+//! Exact decimal text → integer / binary float, with a tiny arbitrary-precision integer.
+//!
+//! A decimal `±D × 10^E` is reduced exactly to `±(q + δ) × 2^e` with a 127-bit `q` and a sticky
+//! bit `δ ≠ 0`, which `crate::num::round_to_float` rounds once, straight into the target
+//! format: no double rounding through `f64`.
+//!
+//! The work is bounded for hostile input: at most [`MAX_DIGITS`] significant digits are kept
+//! (the rest only as "some non-zero digit was dropped", which is exact for rounding, see
+//! [`parse_decimal`]), and values beyond `10^310` or below `10^-330` short-circuit to overflow
+//! or underflow, since they lie beyond every rounding boundary of every format.
+
+use std::cmp::Ordering;
+
+use crate::num::{round_to_float, FloatFormat, Rounded, RoundingMode};
+
+/// Significant digits kept exactly. Every rounding boundary of every format (a midpoint between
+/// two float64 values, the overflow threshold) has at most 768 significant digits, so a decimal
+/// truncated to more digits than that, plus a sticky digit, rounds exactly like the original.
+pub(crate) const MAX_DIGITS: usize = 800;
+
+/// Decimal exponents are clamped to this magnitude while parsing (far beyond any format).
+const EXP_CLAMP: i64 = 1_000_000_000_000_000;
+
+/// A decimal number `±digits × 10^exp`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Decimal {
+    /// The sign (also for zero: `-0.0` keeps it).
+    pub neg: bool,
+    /// Significant digits (each 0..=9), the first non-zero and the last non-zero; empty for 0.
+    pub digits: Vec<u8>,
+    /// Decimal exponent of the last digit (0 for zero).
+    pub exp: i64,
+    /// The text had a fraction part or an exponent part.
+    pub frac_or_exp: bool,
+}
+
+/// Which number syntax to accept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Syntax {
+    /// RFC 8259: `-? (0 | [1-9][0-9]*) (\.[0-9]+)? ([eE][+-]?[0-9]+)?`.
+    Json,
+    /// Also a leading `+`, leading zeros, `.5` and `5.`: what Python's `float()` reads (minus
+    /// whitespace and underscores).
+    Relaxed,
+}
+
+/// Parses a decimal number in full (the whole text must match), or `None`.
+///
+/// When more than [`MAX_DIGITS`] significant digits are given and a dropped one is non-zero,
+/// the kept digits get one more digit `1` appended: the result then lies strictly between the
+/// truncated value and the next [`MAX_DIGITS`]-digit decimal, as the original does, and no
+/// rounding boundary lies in that open interval, so both round identically.
+pub(crate) fn parse_decimal(text: &str, syntax: Syntax) -> Option<Decimal> {
+    if syntax == Syntax::Json && !super::is_json_number(text) {
+        return None;
+    }
+    let b = text.as_bytes();
+    let at = |i: usize| b.get(i).copied();
+    let mut i = 0usize;
+    let neg = match at(0) {
+        Some(b'-') => {
+            i = 1;
+            true
+        }
+        Some(b'+') => {
+            i = 1;
+            false
+        }
+        _ => false,
+    };
+    let mut digits: Vec<u8> = Vec::new();
+    let mut dropped: i64 = 0;
+    let mut dropped_nonzero = false;
+    let mut frac_len: i64 = 0;
+    let mut any_digit = false;
+    let mut push = |d: u8, digits: &mut Vec<u8>| {
+        if digits.is_empty() && d == 0 {
+            return;
+        }
+        if digits.len() < MAX_DIGITS {
+            digits.push(d);
+        } else {
+            dropped += 1;
+            dropped_nonzero |= d != 0;
+        }
+    };
+    while let Some(c @ b'0'..=b'9') = at(i) {
+        push(c - b'0', &mut digits);
+        any_digit = true;
+        i += 1;
+    }
+    let mut frac_or_exp = false;
+    if at(i) == Some(b'.') {
+        frac_or_exp = true;
+        i += 1;
+        while let Some(c @ b'0'..=b'9') = at(i) {
+            push(c - b'0', &mut digits);
+            any_digit = true;
+            frac_len += 1;
+            i += 1;
+        }
+    }
+    if !any_digit {
+        return None;
+    }
+    let mut exp: i64 = 0;
+    if matches!(at(i), Some(b'e' | b'E')) {
+        frac_or_exp = true;
+        i += 1;
+        let eneg = match at(i) {
+            Some(b'-') => {
+                i += 1;
+                true
+            }
+            Some(b'+') => {
+                i += 1;
+                false
+            }
+            _ => false,
+        };
+        let start = i;
+        while let Some(c @ b'0'..=b'9') = at(i) {
+            exp = (exp * 10 + i64::from(c - b'0')).min(EXP_CLAMP);
+            i += 1;
+        }
+        if i == start {
+            return None;
+        }
+        if eneg {
+            exp = -exp;
+        }
+    }
+    if i != b.len() {
+        return None;
+    }
+    let mut exp = exp - frac_len + dropped;
+    if dropped_nonzero {
+        digits.push(1);
+        exp -= 1;
+    } else {
+        while digits.last() == Some(&0) {
+            digits.pop();
+            exp += 1;
+        }
+    }
+    if digits.is_empty() {
+        exp = 0;
+    }
+    Some(Decimal {
+        neg,
+        digits,
+        exp,
+        frac_or_exp,
+    })
+}
+
+/// The integer value of a decimal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum IntValue {
+    /// An integer of magnitude below 10^20.
+    Value(i128),
+    /// The value has a non-zero fraction.
+    NotInteger,
+    /// An integer of magnitude at least 10^20 (beyond every integer data type).
+    TooLarge,
+}
+
+/// The exact integer value of `d`, if it is one.
+pub(crate) fn to_int(d: &Decimal) -> IntValue {
+    if d.digits.is_empty() {
+        return IntValue::Value(0);
+    }
+    if d.exp < 0 {
+        return IntValue::NotInteger;
+    }
+    let n = d.digits.len() as i64;
+    if n.saturating_add(d.exp) > 20 {
+        return IntValue::TooLarge;
+    }
+    // At most 20 digits: below 10^20 < 2^67.
+    let mut v: i128 = 0;
+    for &x in &d.digits {
+        v = v * 10 + i128::from(x);
+    }
+    for _ in 0..d.exp {
+        v *= 10;
+    }
+    IntValue::Value(if d.neg { -v } else { v })
+}
+
+/// Rounds `d` into `fmt`, round-half-to-even, exactly.
+pub(crate) fn to_float(fmt: &FloatFormat, d: &Decimal) -> Rounded {
+    let ne = RoundingMode::NearestEven;
+    if d.digits.is_empty() {
+        return round_to_float(fmt, d.neg, 0, 0, false, ne);
+    }
+    let n = d.digits.len() as i64;
+    // d.neg × [10^(top-1), 10^top)
+    let top = n.saturating_add(d.exp);
+    let overflow = || round_to_float(fmt, d.neg, 1, 4096, false, ne);
+    let underflow = || round_to_float(fmt, d.neg, 1, -4096, false, ne);
+    if top > 311 {
+        // >= 10^310, above 2^1024 and every format's overflow threshold.
+        return overflow();
+    }
+    if top < -330 {
+        // < 10^-330, below 2^-1075 (half the smallest float64) and so below half of every
+        // format's smallest positive value: rounds to zero (or underflows).
+        return underflow();
+    }
+    // |d| = num / den × 2^bexp
+    let mut num = Big::from_digits(&d.digits);
+    let (mut den, bexp) = if d.exp >= 0 {
+        num.mul_pow5(d.exp as u64);
+        (Big::from_u32(1), d.exp)
+    } else {
+        let mut den = Big::from_u32(1);
+        den.mul_pow5(d.exp.unsigned_abs());
+        (den, d.exp)
+    };
+    // Scale so that num / den lies in [2^125, 2^127).
+    let t = 126 + den.bits() as i64 - num.bits() as i64;
+    if t >= 0 {
+        num.shl(t as u64);
+    } else {
+        den.shl(t.unsigned_abs());
+    }
+    let (q, rem_nonzero) = num.div_small_quotient(&den);
+    match i32::try_from(bexp - t) {
+        Ok(e) => round_to_float(fmt, d.neg, q, e, rem_nonzero, ne),
+        // Unreachable with the bounds above.
+        Err(_) if bexp > 0 => overflow(),
+        Err(_) => underflow(),
+    }
+}
+
+/// A non-negative integer: little-endian 32-bit limbs, no high zero limbs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Big(Vec<u32>);
+
+impl Big {
+    fn from_u32(v: u32) -> Big {
+        let mut b = Big(vec![v]);
+        b.trim();
+        b
+    }
+
+    fn from_digits(d: &[u8]) -> Big {
+        let mut b = Big(Vec::new());
+        for chunk in d.chunks(9) {
+            let mut scale = 1u32;
+            let mut v = 0u32;
+            for &x in chunk {
+                scale *= 10;
+                v = v * 10 + u32::from(x);
+            }
+            b.mul_small(scale);
+            b.add_small(v);
+        }
+        b
+    }
+
+    fn trim(&mut self) {
+        while self.0.last() == Some(&0) {
+            self.0.pop();
+        }
+    }
+
+    fn mul_small(&mut self, m: u32) {
+        let mut carry = 0u64;
+        for limb in self.0.iter_mut() {
+            let p = u64::from(*limb) * u64::from(m) + carry;
+            *limb = p as u32;
+            carry = p >> 32;
+        }
+        if carry != 0 {
+            self.0.push(carry as u32);
+        }
+        self.trim();
+    }
+
+    fn add_small(&mut self, a: u32) {
+        let mut carry = u64::from(a);
+        for limb in self.0.iter_mut() {
+            if carry == 0 {
+                break;
+            }
+            let s = u64::from(*limb) + carry;
+            *limb = s as u32;
+            carry = s >> 32;
+        }
+        if carry != 0 {
+            self.0.push(carry as u32);
+        }
+    }
+
+    fn mul_pow5(&mut self, mut k: u64) {
+        const P13: u32 = 1_220_703_125; // 5^13
+        while k >= 13 {
+            self.mul_small(P13);
+            k -= 13;
+        }
+        self.mul_small(5u32.pow(k as u32));
+    }
+
+    fn bits(&self) -> u64 {
+        match self.0.last() {
+            None => 0,
+            Some(&top) => (self.0.len() as u64 - 1) * 32 + u64::from(32 - top.leading_zeros()),
+        }
+    }
+
+    fn shl(&mut self, n: u64) {
+        if self.0.is_empty() {
+            return;
+        }
+        let limbs = (n / 32) as usize;
+        let s = (n % 32) as u32;
+        let mut out = vec![0u32; limbs];
+        if s == 0 {
+            out.extend_from_slice(&self.0);
+        } else {
+            let mut carry = 0u32;
+            for &l in &self.0 {
+                out.push((l << s) | carry);
+                carry = l >> (32 - s);
+            }
+            out.push(carry);
+        }
+        self.0 = out;
+        self.trim();
+    }
+
+    fn shr1(&mut self) {
+        let mut carry = 0u32;
+        for limb in self.0.iter_mut().rev() {
+            let next = *limb & 1;
+            *limb = (*limb >> 1) | (carry << 31);
+            carry = next;
+        }
+        self.trim();
+    }
+
+    fn cmp_big(&self, o: &Big) -> Ordering {
+        self.0
+            .len()
+            .cmp(&o.0.len())
+            .then_with(|| self.0.iter().rev().cmp(o.0.iter().rev()))
+    }
+
+    /// `self -= o`, for `self >= o`.
+    fn sub_assign(&mut self, o: &Big) {
+        let mut borrow = 0i64;
+        let mut rhs = o.0.iter();
+        for limb in self.0.iter_mut() {
+            let r = rhs.next().copied().unwrap_or(0);
+            let mut d = i64::from(*limb) - i64::from(r) - borrow;
+            borrow = 0;
+            if d < 0 {
+                d += 1 << 32;
+                borrow = 1;
+            }
+            *limb = d as u32;
+        }
+        self.trim();
+    }
+
+    /// `(self / den, self % den != 0)` for a quotient below 2^127 (restoring division).
+    fn div_small_quotient(mut self, den: &Big) -> (u128, bool) {
+        let mut d = den.clone();
+        d.shl(126);
+        let mut q = 0u128;
+        for i in (0..=126u32).rev() {
+            if self.cmp_big(&d) != Ordering::Less {
+                self.sub_assign(&d);
+                q |= 1u128 << i;
+            }
+            d.shr1();
+        }
+        (q, !self.0.is_empty())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dec(t: &str) -> Decimal {
+        parse_decimal(t, Syntax::Relaxed).unwrap()
+    }
+
+    #[test]
+    fn decimal_normalisation() {
+        let d = dec("-001.2300e+3");
+        assert_eq!(
+            (d.neg, d.digits.as_slice(), d.exp, d.frac_or_exp),
+            (true, &[1u8, 2, 3][..], 1, true)
+        );
+        let d = dec("0.000");
+        assert_eq!((d.digits.len(), d.exp), (0, 0));
+        let d = dec("1200");
+        assert_eq!(
+            (d.digits.as_slice(), d.exp, d.frac_or_exp),
+            (&[1u8, 2][..], 2, false)
+        );
+        assert_eq!(dec(".5").exp, -1);
+        assert_eq!(dec("5.").digits, vec![5]);
+        for bad in [
+            "", "-", "+", ".", "e5", "1e", "1e+", "1.2.3", "1x", " 1", "0x10", "1_0", "--1",
+        ] {
+            assert!(parse_decimal(bad, Syntax::Relaxed).is_none(), "{bad}");
+        }
+        for bad in ["+1", "01", ".5", "5.", "-.5"] {
+            assert!(parse_decimal(bad, Syntax::Json).is_none(), "{bad}");
+            assert!(parse_decimal(bad, Syntax::Relaxed).is_some(), "{bad}");
+        }
+        // Huge exponents clamp instead of overflowing.
+        assert_eq!(dec("1e99999999999999999999999999").exp, EXP_CLAMP);
+        assert_eq!(dec("1e-99999999999999999999999999").exp, -EXP_CLAMP);
+    }
+
+    #[test]
+    fn truncation_keeps_a_sticky_digit() {
+        // 900 digits "1000...0001": truncated to 800 digits plus a sticky 1.
+        let mut t = String::from("1");
+        t.push_str(&"0".repeat(898));
+        t.push('1');
+        let d = dec(&t);
+        assert_eq!(d.digits.len(), MAX_DIGITS + 1);
+        assert_eq!(d.digits.last(), Some(&1));
+        assert_eq!(d.digits.iter().filter(|&&x| x != 0).count(), 2);
+        assert_eq!(d.exp, 899 - 800);
+        // All-zero dropped digits: exact, trailing zeros stripped.
+        let t = format!("1{}", "0".repeat(899));
+        let d = dec(&t);
+        assert_eq!((d.digits.as_slice(), d.exp), (&[1u8][..], 899));
+    }
+
+    #[test]
+    fn big_ops() {
+        let mut b = Big::from_digits(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0]);
+        assert_eq!(
+            b.0,
+            vec![
+                (12345678901234567890u64 & 0xffff_ffff) as u32,
+                (12345678901234567890u64 >> 32) as u32
+            ]
+        );
+        assert_eq!(b.bits(), 64);
+        b.shl(70);
+        assert_eq!(b.bits(), 134);
+        b.shr1();
+        assert_eq!(b.bits(), 133);
+        let mut p = Big::from_u32(1);
+        p.mul_pow5(27);
+        assert_eq!(
+            p.0,
+            vec![
+                (7450580596923828125u64 & 0xffff_ffff) as u32,
+                (7450580596923828125u64 >> 32) as u32
+            ]
+        );
+        // 10^37 / 3 = 3333...3 (37 digits) remainder 1.
+        let num = Big::from_digits(
+            &[1u8]
+                .iter()
+                .chain([0u8; 37].iter())
+                .copied()
+                .collect::<Vec<_>>(),
+        );
+        let (q, r) = num.div_small_quotient(&Big::from_u32(3));
+        assert_eq!(q, 3333333333333333333333333333333333333u128);
+        assert!(r);
+        let num = Big::from_digits(&[9u8; 30]);
+        let (q, r) = num.div_small_quotient(&Big::from_u32(9));
+        assert_eq!(q, 111111111111111111111111111111u128);
+        assert!(!r);
+    }
+
+    #[test]
+    fn ints() {
+        assert_eq!(
+            to_int(&dec("18446744073709551615")),
+            IntValue::Value(u64::MAX as i128)
+        );
+        assert_eq!(
+            to_int(&dec("-9223372036854775808")),
+            IntValue::Value(i64::MIN as i128)
+        );
+        assert_eq!(to_int(&dec("1e19")), IntValue::Value(10i128.pow(19)));
+        assert_eq!(
+            to_int(&dec("99999999999999999999")),
+            IntValue::Value(10i128.pow(20) - 1)
+        );
+        assert_eq!(to_int(&dec("1e20")), IntValue::TooLarge);
+        assert_eq!(to_int(&dec("1.5")), IntValue::NotInteger);
+        assert_eq!(to_int(&dec("-0.0")), IntValue::Value(0));
+        assert_eq!(to_int(&dec("1e400")), IntValue::TooLarge);
+        assert_eq!(to_int(&dec("1e-400")), IntValue::NotInteger);
+        assert_eq!(to_int(&dec("12.3400e2")), IntValue::Value(1234));
+    }
+}
