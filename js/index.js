@@ -295,8 +295,8 @@ export function encode(codecs, dataType, data) {
   ensureReady('encode');
   const c = codecsText(codecs);
   const [name, dt] = dataTypeArgs(dataType);
-  const outName = wasm.encodedDataType(c, dt);
   const input = bytesIn('encode', data, kindOf(name), name);
+  const outName = wasm.encodedDataType(c, dt);
   return typedOut(wasm.encodeArray(c, dt, input), kindOf(outName));
 }
 

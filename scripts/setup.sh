@@ -11,7 +11,16 @@
 #     older than package-lock.json
 #
 # Nothing here downloads a browser or anything from GitHub.
+#
+# Option: --no-browser skips chromium (used by `npm start`, which needs no browser).
 set -euo pipefail
+NO_BROWSER=0
+for a in "$@"; do
+  case "$a" in
+    --no-browser) NO_BROWSER=1 ;;
+    *) echo "setup: unknown option $a" >&2; exit 2 ;;
+  esac
+done
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$PWD
 WASM_PACK_VERSION=0.15.1
@@ -52,7 +61,9 @@ else
 fi
 
 # --- Chromium (for wasm-pack test --headless --chrome and the Playwright demo test) -----------
-if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then
+if [ "$NO_BROWSER" = 1 ]; then
+  say "chromium: skipped (--no-browser)"
+elif command -v chromium >/dev/null && command -v chromedriver >/dev/null; then
   say "chromium + chromedriver: present"
 elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   say "apt-get install chromium chromium-driver"
@@ -78,4 +89,4 @@ fi
 
 say "versions: $(rustc --version | awk '{print $1, $2}'), $(wasm-bindgen --version), $(wasm-pack --version), \
 node $(node --version), wasm-opt $(node_modules/.bin/wasm-opt --version | awk '{print $3}'), \
-$(chromium --version 2>/dev/null | head -n1), chromedriver $(chromedriver --version | awk '{print $2}')"
+$(chromium --version 2>/dev/null | head -n1 || true), chromedriver $(chromedriver --version 2>/dev/null | awk '{print $2}' || true)"
