@@ -5,6 +5,8 @@
 //! uint2/uint4 and the 4/6/8-bit float codes zero-extended into one byte, bfloat16/float16 as
 //! their 16-bit patterns, everything else native.
 
+pub mod chain;
+pub mod codec;
 pub mod dtype;
 pub mod error;
 pub mod json;
@@ -14,46 +16,60 @@ pub mod wasm;
 pub use dtype::DataType;
 pub use error::{Error, ErrorCode, Result};
 
-fn todo_err() -> Error {
-    Error::new(ErrorCode::UnsupportedCodec, "not implemented yet")
+fn check_chunk_len(what: &str, got: usize, n: usize, dtype: DataType) -> Result<()> {
+    let want = n.checked_mul(dtype.size()).unwrap_or(usize::MAX);
+    if got != want {
+        return Err(Error::new(
+            ErrorCode::LengthMismatch,
+            format!("{what} has {got} bytes; the chunk holds {n} {dtype} elements = {want} bytes"),
+        ));
+    }
+    Ok(())
 }
 
 /// Encodes one chunk of a Zarr v3 array (`metadata`: the zarr.json document as JSON text) from
 /// its in-memory bytes (`decoded`, the array data type) to the stored bytes.
 pub fn encode_chunk(metadata: &str, decoded: &[u8]) -> Result<Vec<u8>> {
-    let _ = (metadata, decoded);
-    Err(todo_err())
+    let m = chain::parse_array_meta_text(metadata)?;
+    check_chunk_len("the decoded chunk", decoded.len(), m.chunk_len, m.dtype)?;
+    m.chain.encode(decoded)
 }
 
 /// Decodes one stored chunk of a Zarr v3 array to its in-memory bytes (the array data type).
 pub fn decode_chunk(metadata: &str, encoded: &[u8]) -> Result<Vec<u8>> {
-    let _ = (metadata, encoded);
-    Err(todo_err())
+    let m = chain::parse_array_meta_text(metadata)?;
+    check_chunk_len(
+        "the stored chunk",
+        encoded.len(),
+        m.chunk_len,
+        m.chain.encoded_dtype(),
+    )?;
+    m.chain.decode(encoded)
 }
 
 /// The data type of a zarr.json array document.
 pub fn array_data_type(metadata: &str) -> Result<DataType> {
-    let _ = metadata;
-    Err(todo_err())
+    Ok(chain::parse_array_meta_text(metadata)?.dtype)
 }
 
-/// Runs a list of array->array codecs (`codecs`: JSON text of one codec or a list; a bare name is
-/// a short-hand codec) forward over in-memory data of `data_type` (a name or JSON text).
+/// Runs one array->array codec or a list of them (`codecs`: JSON text; a bare name is a
+/// short-hand codec) forward over in-memory data of `data_type` (a name or JSON text).
 /// Returns the encoded data type and the encoded in-memory bytes.
 pub fn encode(codecs: &str, data_type: &str, data: &[u8]) -> Result<(DataType, Vec<u8>)> {
-    let _ = (codecs, data_type, data);
-    Err(todo_err())
+    let dtype = chain::parse_data_type_arg(data_type)?;
+    let c = chain::parse_array_codecs(codecs, dtype)?;
+    Ok((c.encoded_dtype(), c.encode(data)?))
 }
 
-/// Runs a list of array->array codecs backwards: `data` holds in-memory values of the encoded
-/// data type; returns in-memory values of `data_type`.
+/// Runs array->array codecs backwards: `data` holds in-memory values of the encoded data type;
+/// returns in-memory values of `data_type`.
 pub fn decode(codecs: &str, data_type: &str, data: &[u8]) -> Result<Vec<u8>> {
-    let _ = (codecs, data_type, data);
-    Err(todo_err())
+    let dtype = chain::parse_data_type_arg(data_type)?;
+    chain::parse_array_codecs(codecs, dtype)?.decode(data)
 }
 
 /// The data type that `encode` produces for these codecs and this decoded data type.
 pub fn encoded_data_type(codecs: &str, data_type: &str) -> Result<DataType> {
-    let _ = (codecs, data_type);
-    Err(todo_err())
+    let dtype = chain::parse_data_type_arg(data_type)?;
+    Ok(chain::parse_array_codecs(codecs, dtype)?.encoded_dtype())
 }

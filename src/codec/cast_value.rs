@@ -1,0 +1,295 @@
+//! The `cast_value` codec: scalar_map first (first duplicate wins; a NaN key matches every NaN),
+//! then exact representability, then rounding, then out_of_range.
+
+use crate::codec::cast::{cast_bits, same_value, show, value, Num, OutOfRange};
+use crate::dtype::DataType;
+use crate::error::{Error, Result};
+use crate::json::{parse_scalar, pointer_index, pointer_push, Json};
+use crate::num::RoundingMode;
+
+/// A `cast_value` codec bound to its input data type.
+#[derive(Debug, Clone)]
+pub struct CastValue {
+    from: DataType,
+    to: DataType,
+    rounding: RoundingMode,
+    out_of_range: OutOfRange,
+    /// (key value in `from`, output bits in `to`), in order.
+    encode_map: Vec<(Num, u64)>,
+    /// (key value in `to`, output bits in `from`), in order.
+    decode_map: Vec<(Num, u64)>,
+}
+
+/// Parses a data type given as a string or as `{"name": ..., "configuration": {}}`.
+pub fn parse_data_type(v: &Json, pointer: &str) -> Result<DataType> {
+    match v {
+        Json::String(s) => DataType::parse(s, pointer),
+        Json::Object(_) => {
+            let Some(name) = v.get("name").and_then(Json::as_str) else {
+                return Err(Error::metadata(
+                    pointer,
+                    "a data type object needs a string \"name\"",
+                ));
+            };
+            for (k, c) in v.as_object().unwrap_or(&[]) {
+                match k.as_str() {
+                    "name" => {}
+                    "configuration" if c.as_object().is_some_and(|o| o.is_empty()) => {}
+                    "configuration" => {
+                        return Err(Error::metadata(
+                            &pointer_push(pointer, k),
+                            format!("data type {name:?} takes no configuration"),
+                        ))
+                    }
+                    _ => {
+                        return Err(Error::metadata(
+                            &pointer_push(pointer, k),
+                            format!("unknown key {k:?}"),
+                        ))
+                    }
+                }
+            }
+            DataType::parse(name, pointer)
+        }
+        _ => Err(Error::metadata(
+            pointer,
+            format!(
+                "a data type must be a string or an object, found {}",
+                v.kind_name()
+            ),
+        )),
+    }
+}
+
+fn parse_map(
+    v: &Json,
+    pointer: &str,
+    key_type: DataType,
+    val_type: DataType,
+) -> Result<Vec<(Num, u64)>> {
+    let Some(items) = v.as_array() else {
+        return Err(Error::metadata(
+            pointer,
+            format!(
+                "must be an array of [input, output] pairs, found {}",
+                v.kind_name()
+            ),
+        ));
+    };
+    let mut out = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let p = pointer_index(pointer, i);
+        match item.as_array() {
+            Some([k, val]) => {
+                let kb = parse_scalar(key_type, k, &pointer_index(&p, 0))?.bits;
+                let vb = parse_scalar(val_type, val, &pointer_index(&p, 1))?.bits;
+                out.push((value(key_type, kb), vb));
+            }
+            _ => {
+                return Err(Error::metadata(
+                    &p,
+                    "each scalar_map entry must be a two-element array [input, output]",
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[inline]
+fn lookup(map: &[(Num, u64)], v: Num) -> Option<u64> {
+    map.iter().find(|(k, _)| same_value(*k, v)).map(|(_, o)| *o)
+}
+
+impl CastValue {
+    /// Parses the configuration for input data type `from`. `pointer` is the codec object's.
+    pub fn parse(config: Option<&Json>, pointer: &str, from: DataType) -> Result<Self> {
+        let cfg_ptr = pointer_push(pointer, "configuration");
+        let Some(cfg) = config else {
+            return Err(Error::metadata(
+                pointer,
+                "cast_value needs a configuration with a \"data_type\"",
+            ));
+        };
+        let Some(obj) = cfg.as_object() else {
+            return Err(Error::metadata(
+                &cfg_ptr,
+                format!("configuration must be an object, found {}", cfg.kind_name()),
+            ));
+        };
+        for (k, _) in obj {
+            if !matches!(
+                k.as_str(),
+                "data_type" | "rounding" | "out_of_range" | "scalar_map"
+            ) {
+                return Err(Error::metadata(
+                    &pointer_push(&cfg_ptr, k),
+                    format!("unknown configuration key {k:?}; cast_value takes data_type, rounding, out_of_range and scalar_map"),
+                ));
+            }
+        }
+        let Some(dt) = cfg.get("data_type") else {
+            return Err(Error::metadata(
+                &cfg_ptr,
+                "missing required key \"data_type\"",
+            ));
+        };
+        let to = parse_data_type(dt, &pointer_push(&cfg_ptr, "data_type"))?;
+        let rounding = match cfg.get("rounding") {
+            None => RoundingMode::NearestEven,
+            Some(r) => r.as_str().and_then(RoundingMode::parse).ok_or_else(|| {
+                Error::metadata(
+                    &pointer_push(&cfg_ptr, "rounding"),
+                    format!(
+                        "{} is not a rounding mode; use one of \"nearest-even\", \"towards-zero\", \"towards-positive\", \"towards-negative\", \"nearest-away\"",
+                        r.to_json_string()
+                    ),
+                )
+            })?,
+        };
+        let oor_ptr = pointer_push(&cfg_ptr, "out_of_range");
+        let out_of_range = match cfg.get("out_of_range") {
+            None => OutOfRange::Error,
+            Some(o) => match o.as_str() {
+                Some("clamp") => OutOfRange::Clamp,
+                Some("wrap") if to.int().is_some() => OutOfRange::Wrap,
+                Some("wrap") => {
+                    return Err(Error::metadata(
+                        &oor_ptr,
+                        format!("\"wrap\" is only permitted for integer data types, not {to}"),
+                    ))
+                }
+                _ => {
+                    return Err(Error::metadata(
+                        &oor_ptr,
+                        format!(
+                            "{} is not an out_of_range mode; use \"clamp\" or \"wrap\"",
+                            o.to_json_string()
+                        ),
+                    ))
+                }
+            },
+        };
+        let mut encode_map = Vec::new();
+        let mut decode_map = Vec::new();
+        if let Some(sm) = cfg.get("scalar_map") {
+            let sm_ptr = pointer_push(&cfg_ptr, "scalar_map");
+            let Some(sm_obj) = sm.as_object() else {
+                return Err(Error::metadata(
+                    &sm_ptr,
+                    format!("scalar_map must be an object, found {}", sm.kind_name()),
+                ));
+            };
+            for (k, v) in sm_obj {
+                let p = pointer_push(&sm_ptr, k);
+                match k.as_str() {
+                    "encode" => encode_map = parse_map(v, &p, from, to)?,
+                    "decode" => decode_map = parse_map(v, &p, to, from)?,
+                    _ => {
+                        return Err(Error::metadata(
+                            &p,
+                            format!("unknown scalar_map key {k:?}; use \"encode\" and \"decode\""),
+                        ))
+                    }
+                }
+            }
+        }
+        Ok(CastValue {
+            from,
+            to,
+            rounding,
+            out_of_range,
+            encode_map,
+            decode_map,
+        })
+    }
+
+    /// The input (decoded) data type.
+    pub fn from(&self) -> DataType {
+        self.from
+    }
+    /// The output (encoded) data type.
+    pub fn to(&self) -> DataType {
+        self.to
+    }
+
+    #[inline]
+    fn cast(&self, enc: bool, bits: u64) -> Result<u64> {
+        let (from, to, map) = if enc {
+            (self.from, self.to, &self.encode_map)
+        } else {
+            (self.to, self.from, &self.decode_map)
+        };
+        if !map.is_empty() {
+            if let Some(o) = lookup(map, value(from, bits)) {
+                return Ok(o);
+            }
+        }
+        // Wrap applies to integer outputs only (decoding into a float type cannot wrap).
+        let oor = match (self.out_of_range, to.int()) {
+            (OutOfRange::Wrap, None) => OutOfRange::Error,
+            (o, _) => o,
+        };
+        cast_bits(from, to, bits, self.rounding, oor).map_err(|f| f.to_error(from, to, bits))
+    }
+
+    /// Casts one value of the input type (raw bits) forward.
+    pub fn encode_value(&self, bits: u64) -> Result<u64> {
+        self.cast(true, bits)
+    }
+    /// Casts one value of the output type (raw bits) back.
+    pub fn decode_value(&self, bits: u64) -> Result<u64> {
+        self.cast(false, bits)
+    }
+
+    /// Checks that a fill value survives encode then decode (NaN equals NaN; numeric equality).
+    /// Returns the encoded fill.
+    pub fn check_fill(&self, fill: u64) -> std::result::Result<u64, String> {
+        let enc = self
+            .encode_value(fill)
+            .map_err(|e| format!("it cannot be cast to {}: {}", self.to, e.message))?;
+        let back = self.decode_value(enc).map_err(|e| {
+            format!(
+                "its encoded value {} cannot be cast back: {}",
+                show(self.to, enc),
+                e.message
+            )
+        })?;
+        if !same_value(value(self.from, fill), value(self.from, back)) {
+            return Err(format!(
+                "it does not survive the cast_value round trip: {} -> {} ({}) -> {}",
+                show(self.from, fill),
+                show(self.to, enc),
+                self.to,
+                show(self.from, back)
+            ));
+        }
+        Ok(enc)
+    }
+
+    fn run(&self, enc: bool, input: &[u8], out: &mut [u8]) -> Result<()> {
+        let (src, dst) = if enc {
+            (self.from, self.to)
+        } else {
+            (self.to, self.from)
+        };
+        let n = input.len() / src.size();
+        for i in 0..n {
+            let b = src.read_bits(input, i);
+            match self.cast(enc, b) {
+                Ok(o) => dst.write_bits(out, i, o),
+                Err(e) => return Err(e.context(format!("element {i}"))),
+            }
+        }
+        Ok(())
+    }
+
+    /// Encodes an in-memory buffer of `from` into `out` (a buffer of `to`, same element count).
+    pub fn encode(&self, input: &[u8], out: &mut [u8]) -> Result<()> {
+        self.run(true, input, out)
+    }
+    /// Decodes an in-memory buffer of `to` into `out` (a buffer of `from`).
+    pub fn decode(&self, input: &[u8], out: &mut [u8]) -> Result<()> {
+        self.run(false, input, out)
+    }
+}

@@ -1,0 +1,61 @@
+//! The codecs. Each parses its configuration once and binds to the data type it receives.
+
+pub mod bytes;
+pub mod cast;
+pub mod cast_value;
+pub mod scale_offset;
+
+pub use bytes::Bytes;
+pub use cast_value::CastValue;
+pub use scale_offset::ScaleOffset;
+
+/// The kind of a codec in a Zarr v3 chain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CodecKind {
+    /// array -> array.
+    ArrayToArray,
+    /// array -> bytes.
+    ArrayToBytes,
+    /// bytes -> bytes.
+    BytesToBytes,
+}
+
+impl CodecKind {
+    /// "array->array" etc.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CodecKind::ArrayToArray => "array->array",
+            CodecKind::ArrayToBytes => "array->bytes",
+            CodecKind::BytesToBytes => "bytes->bytes",
+        }
+    }
+}
+
+/// What this crate knows about a codec name: its kind, and whether it is implemented here.
+pub fn known_codec(name: &str) -> Option<(CodecKind, bool)> {
+    use CodecKind::*;
+    Some(match name {
+        "scale_offset" | "cast_value" => (ArrayToArray, true),
+        "bytes" => (ArrayToBytes, true),
+        "transpose"
+        | "numcodecs.fixedscaleoffset"
+        | "cf.scale_offset"
+        | "numcodecs.bitround"
+        | "numcodecs.quantize"
+        | "numcodecs.delta"
+        | "numcodecs.astype" => (ArrayToArray, false),
+        "sharding_indexed" | "packbits" | "vlen-utf8" | "vlen-bytes" => (ArrayToBytes, false),
+        "gzip"
+        | "zstd"
+        | "blosc"
+        | "crc32c"
+        | "numcodecs.zlib"
+        | "numcodecs.bz2"
+        | "numcodecs.lzma"
+        | "numcodecs.lz4"
+        | "numcodecs.shuffle"
+        | "numcodecs.adler32"
+        | "numcodecs.fletcher32" => (BytesToBytes, false),
+        _ => return None,
+    })
+}

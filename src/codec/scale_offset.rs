@@ -1,0 +1,353 @@
+//! The `scale_offset` codec: encode `(x - offset) * scale`, decode `x / scale + offset`, every
+//! operation in the array's data type; an unrepresentable intermediate or result is an error.
+
+use crate::codec::cast::{show, show_f64};
+use crate::dtype::{DataType, Kind};
+use crate::error::{Error, ErrorCode, Result};
+use crate::json::{parse_scalar, pointer_push, Json};
+use crate::num::{FloatFormat, IntFormat, Rounded, RoundingMode};
+
+/// Arithmetic selected once at bind time.
+#[derive(Debug, Clone, Copy)]
+enum Arith {
+    /// Exact integer arithmetic with a range check after every operation.
+    Int {
+        fmt: IntFormat,
+        offset: i128,
+        scale: i128,
+    },
+    /// Native IEEE binary32 (no FMA).
+    F32 { offset: f32, scale: f32 },
+    /// Native IEEE binary64 (no FMA).
+    F64 { offset: f64, scale: f64 },
+    /// Any narrower float: an f64 operation, then one nearest-even rounding to the format
+    /// (exact: binary64 has more than 2p+2 bits for every such format). `offset` is `None` when
+    /// absent (float8_e8m0fnu has no zero to subtract).
+    Narrow {
+        fmt: FloatFormat,
+        offset: Option<f64>,
+        scale: f64,
+    },
+}
+
+/// A `scale_offset` codec bound to its data type.
+#[derive(Debug, Clone)]
+pub struct ScaleOffset {
+    dtype: DataType,
+    arith: Arith,
+}
+
+/// Why one element failed, before the element index is attached.
+struct Fail(ErrorCode, String);
+
+impl ScaleOffset {
+    /// Parses the configuration (`None` when absent) for input data type `dtype`. `pointer` is
+    /// the JSON pointer of the codec object.
+    pub fn parse(config: Option<&Json>, pointer: &str, dtype: DataType) -> Result<Self> {
+        let cfg_ptr = pointer_push(pointer, "configuration");
+        let mut offset = None;
+        let mut scale = None;
+        if let Some(cfg) = config {
+            let Some(obj) = cfg.as_object() else {
+                return Err(Error::metadata(
+                    &cfg_ptr,
+                    format!("configuration must be an object, found {}", cfg.kind_name()),
+                ));
+            };
+            for (k, v) in obj {
+                let p = pointer_push(&cfg_ptr, k);
+                match k.as_str() {
+                    "offset" if offset.is_none() => offset = Some(parse_scalar(dtype, v, &p)?.bits),
+                    "scale" if scale.is_none() => scale = Some(parse_scalar(dtype, v, &p)?.bits),
+                    "offset" | "scale" => {
+                        return Err(Error::metadata(&p, format!("duplicate key {k:?}")));
+                    }
+                    _ => {
+                        return Err(Error::metadata(
+                            &p,
+                            format!("unknown configuration key {k:?}; scale_offset takes only \"offset\" and \"scale\""),
+                        ))
+                    }
+                }
+            }
+        }
+        let arith = match dtype.kind() {
+            Kind::Int(fmt) => {
+                let offset = offset.map_or(0, |b| fmt.from_bits(b));
+                let scale = scale.map_or(1, |b| fmt.from_bits(b));
+                if scale == 0 {
+                    return Err(Error::metadata(
+                        &pointer_push(&cfg_ptr, "scale"),
+                        "scale must be non-zero",
+                    ));
+                }
+                Arith::Int { fmt, offset, scale }
+            }
+            Kind::Float(fmt) => {
+                // A missing offset is the additive identity +0 (so -0 + offset gives +0, as
+                // IEEE addition does); float8_e8m0fnu has no zero: no subtraction at all.
+                let off = match offset {
+                    Some(b) => Some(fmt.decode(b)),
+                    None if fmt.has_zero() => Some(0.0),
+                    None => None,
+                };
+                let sc = match scale {
+                    Some(b) => fmt.decode(b),
+                    None => 1.0,
+                };
+                if sc == 0.0 {
+                    return Err(Error::metadata(
+                        &pointer_push(&cfg_ptr, "scale"),
+                        format!(
+                            "scale must be non-zero (got {})",
+                            show(dtype, scale.unwrap_or(0))
+                        ),
+                    ));
+                }
+                match dtype {
+                    DataType::Float32 => Arith::F32 {
+                        offset: off.unwrap_or(0.0) as f32,
+                        scale: sc as f32,
+                    },
+                    DataType::Float64 => Arith::F64 {
+                        offset: off.unwrap_or(0.0),
+                        scale: sc,
+                    },
+                    _ => Arith::Narrow {
+                        fmt,
+                        offset: off,
+                        scale: sc,
+                    },
+                }
+            }
+        };
+        Ok(ScaleOffset { dtype, arith })
+    }
+
+    /// The data type (unchanged by this codec).
+    pub fn dtype(&self) -> DataType {
+        self.dtype
+    }
+
+    fn encode_one(&self, x: u64) -> std::result::Result<u64, Fail> {
+        match self.arith {
+            Arith::Int { fmt, offset, scale } => {
+                let x = fmt.from_bits(x);
+                let d = int_step(fmt, x.checked_sub(offset), "x - offset")?;
+                let p = int_step(fmt, d.checked_mul(scale), "(x - offset) * scale")?;
+                Ok(fmt.to_bits(p))
+            }
+            Arith::F32 { offset, scale } => {
+                Ok(((f32::from_bits(x as u32) - offset) * scale).to_bits() as u64)
+            }
+            Arith::F64 { offset, scale } => Ok(((f64::from_bits(x) - offset) * scale).to_bits()),
+            Arith::Narrow { fmt, offset, scale } => {
+                let v = fmt.decode(x);
+                let d = match offset {
+                    Some(o) => narrow_step(&fmt, v - o, "x - offset")?.1,
+                    None => v,
+                };
+                Ok(narrow_step(&fmt, d * scale, "(x - offset) * scale")?.0)
+            }
+        }
+    }
+
+    fn decode_one(&self, y: u64) -> std::result::Result<u64, Fail> {
+        match self.arith {
+            Arith::Int { fmt, offset, scale } => {
+                let y = fmt.from_bits(y);
+                if y % scale != 0 {
+                    return Err(Fail(
+                        ErrorCode::NotRepresentable,
+                        format!("x / scale = {y} / {scale} is not an integer, so it is not representable in {}", dtype_name(fmt)),
+                    ));
+                }
+                let q = int_step(fmt, y.checked_div(scale), "x / scale")?;
+                let r = int_step(fmt, q.checked_add(offset), "x / scale + offset")?;
+                Ok(fmt.to_bits(r))
+            }
+            Arith::F32 { offset, scale } => {
+                Ok((f32::from_bits(y as u32) / scale + offset).to_bits() as u64)
+            }
+            Arith::F64 { offset, scale } => Ok((f64::from_bits(y) / scale + offset).to_bits()),
+            Arith::Narrow { fmt, offset, scale } => {
+                let v = fmt.decode(y);
+                let (code, q) = narrow_step(&fmt, v / scale, "x / scale")?;
+                match offset {
+                    Some(o) => Ok(narrow_step(&fmt, q + o, "x / scale + offset")?.0),
+                    None => Ok(code),
+                }
+            }
+        }
+    }
+
+    /// Encodes one value given as raw bits (used for the fill value).
+    pub fn encode_value(&self, x: u64) -> Result<u64> {
+        self.encode_one(x)
+            .map_err(|Fail(c, m)| Error::new(c, format!("value {}: {m}", show(self.dtype, x))))
+    }
+
+    /// Decodes one value given as raw bits.
+    pub fn decode_value(&self, y: u64) -> Result<u64> {
+        self.decode_one(y).map_err(|Fail(c, m)| {
+            Error::new(c, format!("stored value {}: {m}", show(self.dtype, y)))
+        })
+    }
+
+    /// Encodes an in-memory buffer of the data type into `out` (same length).
+    pub fn encode(&self, input: &[u8], out: &mut [u8]) -> Result<()> {
+        match self.arith {
+            Arith::F32 { offset, scale } => {
+                for (o, i) in out.chunks_exact_mut(4).zip(input.chunks_exact(4)) {
+                    let x = f32::from_le_bytes([i[0], i[1], i[2], i[3]]);
+                    o.copy_from_slice(&((x - offset) * scale).to_le_bytes());
+                }
+                Ok(())
+            }
+            Arith::F64 { offset, scale } => {
+                for (o, i) in out.chunks_exact_mut(8).zip(input.chunks_exact(8)) {
+                    let mut b = [0u8; 8];
+                    b.copy_from_slice(i);
+                    o.copy_from_slice(&((f64::from_le_bytes(b) - offset) * scale).to_le_bytes());
+                }
+                Ok(())
+            }
+            _ => self.each(input, out, true),
+        }
+    }
+
+    /// Decodes an in-memory buffer of the data type into `out` (same length).
+    pub fn decode(&self, input: &[u8], out: &mut [u8]) -> Result<()> {
+        match self.arith {
+            Arith::F32 { offset, scale } => {
+                for (o, i) in out.chunks_exact_mut(4).zip(input.chunks_exact(4)) {
+                    let y = f32::from_le_bytes([i[0], i[1], i[2], i[3]]);
+                    o.copy_from_slice(&(y / scale + offset).to_le_bytes());
+                }
+                Ok(())
+            }
+            Arith::F64 { offset, scale } => {
+                for (o, i) in out.chunks_exact_mut(8).zip(input.chunks_exact(8)) {
+                    let mut b = [0u8; 8];
+                    b.copy_from_slice(i);
+                    o.copy_from_slice(&(f64::from_le_bytes(b) / scale + offset).to_le_bytes());
+                }
+                Ok(())
+            }
+            _ => self.each(input, out, false),
+        }
+    }
+
+    fn each(&self, input: &[u8], out: &mut [u8], enc: bool) -> Result<()> {
+        let d = self.dtype;
+        let n = input.len() / d.size();
+        for i in 0..n {
+            let x = d.read_bits(input, i);
+            let r = if enc {
+                self.encode_one(x)
+            } else {
+                self.decode_one(x)
+            };
+            match r {
+                Ok(b) => d.write_bits(out, i, b),
+                Err(Fail(c, m)) => {
+                    return Err(Error::new(
+                        c,
+                        format!("element {i} (value {}): {m}", show(d, x)),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn dtype_name(fmt: IntFormat) -> String {
+    format!("{}int{}", if fmt.signed { "" } else { "u" }, fmt.bits)
+}
+
+#[inline]
+fn int_step(fmt: IntFormat, v: Option<i128>, what: &str) -> std::result::Result<i128, Fail> {
+    match v {
+        Some(v) if fmt.contains(v) => Ok(v),
+        Some(v) => Err(Fail(
+            ErrorCode::OutOfRange,
+            format!(
+                "{what} = {v} is outside the range of {} [{}, {}]",
+                dtype_name(fmt),
+                fmt.min(),
+                fmt.max()
+            ),
+        )),
+        None => Err(Fail(
+            ErrorCode::OutOfRange,
+            format!("{what} overflows {}", dtype_name(fmt)),
+        )),
+    }
+}
+
+/// Rounds an f64 result to the narrow format: (code, exact value of the code).
+#[inline]
+fn narrow_step(fmt: &FloatFormat, v: f64, what: &str) -> std::result::Result<(u64, f64), Fail> {
+    if v.is_nan() {
+        if fmt.has_nan() {
+            return Ok((fmt.nan_code(v.is_sign_negative()), f64::NAN));
+        }
+        return Err(Fail(
+            ErrorCode::NotRepresentable,
+            format!("{what} is NaN, which {} cannot represent", fmt.name),
+        ));
+    }
+    if v.is_infinite() {
+        if fmt.has_inf() {
+            let c = if v < 0.0 {
+                fmt.inf_code() | fmt.sign_bit()
+            } else {
+                fmt.inf_code()
+            };
+            return Ok((c, v));
+        }
+        return Err(Fail(
+            ErrorCode::OutOfRange,
+            format!("{what} overflows {}, which has no infinity", fmt.name),
+        ));
+    }
+    let (neg, m, e) = crate::num::decompose_f64(v);
+    match crate::num::round_to_float(fmt, neg, m, e, false, RoundingMode::NearestEven) {
+        Rounded::Value { code, .. } => Ok((code, fmt.decode(code))),
+        Rounded::Overflow { neg } => {
+            if fmt.has_inf() {
+                let c = if neg {
+                    fmt.inf_code() | fmt.sign_bit()
+                } else {
+                    fmt.inf_code()
+                };
+                Ok((
+                    c,
+                    if neg {
+                        f64::NEG_INFINITY
+                    } else {
+                        f64::INFINITY
+                    },
+                ))
+            } else {
+                Err(Fail(
+                    ErrorCode::OutOfRange,
+                    format!(
+                        "{what} = {} overflows {}, which has no infinity",
+                        show_f64(v, false),
+                        fmt.name
+                    ),
+                ))
+            }
+        }
+        Rounded::Underflow => Err(Fail(
+            ErrorCode::OutOfRange,
+            format!(
+                "{what} = {} is below the smallest value of {}",
+                show_f64(v, false),
+                fmt.name
+            ),
+        )),
+    }
+}
