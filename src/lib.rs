@@ -17,7 +17,7 @@ pub use dtype::DataType;
 pub use error::{Error, ErrorCode, Result};
 
 fn check_chunk_len(what: &str, got: usize, n: usize, dtype: DataType) -> Result<()> {
-    let want = n.checked_mul(dtype.size()).unwrap_or(usize::MAX);
+    let want = n.saturating_mul(dtype.size());
     if got != want {
         return Err(Error::new(
             ErrorCode::LengthMismatch,

@@ -173,23 +173,15 @@ fn array_api(c: &Case) -> Result<bool, String> {
         same(c.dtype, &got, c.decoded.as_ref().ok_or("no decoded")?)
             .map_err(|m| format!("decode: {m}"))?;
     }
+    // An error the chunk API saw may come from the fill value, which the typed-array API does
+    // not have: then the case is "not applicable" here (counted and printed).
     if e == "encode_error" {
-        if encode(
-            &c.array_codecs,
-            c.dtype.name(),
-            c.decoded.as_ref().ok_or("no decoded")?,
-        )
-        .is_ok()
-        {
-            // The chunk API failed; without the fill value the typed-array API may succeed.
-            return Ok(false);
-        }
+        let data = c.decoded.as_ref().ok_or("no decoded")?;
+        return Ok(encode(&c.array_codecs, c.dtype.name(), data).is_err());
     }
     if e == "decode_error" {
         let input = stored_to_memory(dt, c.big, c.encoded.as_ref().ok_or("no encoded")?);
-        if decode(&c.array_codecs, c.dtype.name(), &input).is_ok() {
-            return Ok(false);
-        }
+        return Ok(decode(&c.array_codecs, c.dtype.name(), &input).is_err());
     }
     Ok(true)
 }
