@@ -226,24 +226,40 @@ export function decode<D extends DataTypeName>(
 export function encodedDataType(codecs: Codecs, dataType: DataType): DataTypeName;
 
 /**
+ * The data type named by a metadata value: its `data_type` when that is a literal name (or
+ * `{ name }` with a literal name), else any data type (JSON text, plain objects from JSON).
+ */
+export type DataTypeOf<M> = M extends { data_type: infer T }
+  ? T extends DataTypeName
+    ? T
+    : T extends { name: infer N extends DataTypeName }
+      ? N
+      : DataTypeName
+  : DataTypeName;
+
+/**
  * Encodes one whole chunk (all elements of the chunk shape, C order) of a Zarr v3 array to its
  * stored bytes. `arrayMetadata` is the zarr.json document as an object or as JSON text; JSON text
  * is the exact path for every digit (an object's numbers go through `JSON.stringify`, except
  * `bigint` values, which are written exactly).
  */
-export function encodeChunk<D extends DataTypeName>(
-  arrayMetadata: ArrayMetadata<D> | string,
-  data: TypedArrayFor<D>,
+export function encodeChunk<const M extends object | string>(
+  arrayMetadata: M,
+  data: TypedArrayFor<DataTypeOf<M>>,
 ): Uint8Array;
 
-/** Decodes one whole stored chunk of a Zarr v3 array to a new typed array of its data type. */
-export function decodeChunk<D extends DataTypeName>(
-  arrayMetadata: ArrayMetadata<D> | string,
+/**
+ * Decodes one whole stored chunk of a Zarr v3 array (zarr.json as an object or JSON text) to a
+ * new typed array of its data type. `bytes` are the stored bytes after the `bytes` codec (any
+ * bytes->bytes codec such as gzip must be undone first: it is not part of this package).
+ */
+export function decodeChunk<const M extends object | string>(
+  arrayMetadata: M,
   bytes: Uint8Array | ArrayBuffer,
-): TypedArrayFor<D>;
+): TypedArrayFor<DataTypeOf<M>>;
 
 /** The canonical data type name of a zarr.json array document (object or JSON text). */
-export function arrayDataType(arrayMetadata: ArrayMetadata | string): DataTypeName;
+export function arrayDataType(arrayMetadata: ArrayMetadata | string | object): DataTypeName;
 
 /**
  * The typed-array constructor name for a data type in this runtime ("Uint16Array" for float16

@@ -99,3 +99,29 @@ test('demo page shows an error in words (message + code)', async () => {
   assert.match(status, /Error decoding c\/1\/2: .*404.*\[code: not_found\]/);
   await page.close();
 });
+
+test('the package works in a module Web Worker (no bundler, no configuration)', async () => {
+  const page = await ctx.newPage();
+  await page.goto(`${base}/www/`);
+  const r = await page.evaluate(async () => {
+    const src = `import { ready, version, typedArrayKind, encode } from '${location.origin}/dist/index.js';
+      await ready();
+      const out = { version: version(), kind: typedArrayKind('float16') };
+      try { out.encoded = Array.from(encode({ name: 'scale_offset', configuration: { scale: 4 } }, 'float32', new Float32Array([0.5, -1]))); }
+      catch (e) { out.error = e.code + ': ' + e.message; }
+      postMessage(out);`;
+    const url = URL.createObjectURL(new Blob([src], { type: 'text/javascript' }));
+    const worker = new Worker(url, { type: 'module' });
+    return await new Promise((resolve) => {
+      worker.onmessage = (e) => resolve(e.data);
+      worker.onerror = (e) => resolve({ workerError: e.message ?? String(e) });
+    });
+  });
+  assert.equal(r.workerError, undefined, r.workerError);
+  assert.match(r.version, /^\d+\.\d+\.\d+/);
+  // Chromium 156 has Float16Array.
+  assert.equal(r.kind, 'Float16Array');
+  assert.equal(r.error, undefined, r.error);
+  assert.deepEqual(r.encoded, [2, -4]);
+  await page.close();
+});

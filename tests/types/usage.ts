@@ -1,0 +1,90 @@
+// Compile-time checks of js/index.d.ts (via the built package's exports map, as users see it).
+// `tsc -p tests/types` must pass: every `@ts-expect-error` line must be an error.
+import {
+  ready,
+  encode,
+  decode,
+  encodeChunk,
+  decodeChunk,
+  encodedDataType,
+  arrayDataType,
+  typedArrayKind,
+  typedArrayConstructor,
+  version,
+  type ArrayMetadata,
+  type DataTypeName,
+  type ErrorCode,
+  type TypedArrayFor,
+  type ZarrScaleOffsetError,
+} from 'zarr-scale-offset';
+
+export async function usage(): Promise<void> {
+  await ready();
+  const v: string = version();
+
+  // Typed-array kinds follow the data type literal.
+  const i8: Int8Array = decode('scale_offset', 'int4', new Int8Array(2));
+  const u8: Uint8Array = decode({ name: 'scale_offset' }, 'float8_e4m3', new Uint8Array(2));
+  const b64: BigInt64Array = decode([{ name: 'scale_offset', configuration: { offset: 2n ** 62n + 1n } }], 'int64', new BigInt64Array(1));
+  const bu64: BigUint64Array = decode('scale_offset', 'uint64', new BigUint64Array(1));
+  const bf: Uint16Array = decode('scale_offset', 'bfloat16', new Uint16Array(1));
+  const f32: Float32Array = decode('scale_offset', { name: 'float32' }, new Float32Array(1));
+  const f16 = decode('scale_offset', 'float16', new Uint16Array(1));
+  const f16bits: Uint16Array | Float16Array = f16;
+  encode('scale_offset', 'float16', new Uint16Array(1));
+  encode('scale_offset', 'float16', new Float16Array(1)); // lib es2025 has Float16Array
+  encode({ name: 'cast_value', configuration: { data_type: 'uint8', rounding: 'nearest-away', out_of_range: 'clamp' } }, 'float64', new Float64Array(1));
+  encode('[{"name":"scale_offset"}]', 'float32', new Float32Array(1));
+
+  // @ts-expect-error: int16 data must be an Int16Array
+  encode('scale_offset', 'int16', new Float32Array(1));
+  // @ts-expect-error: int64 data must be a BigInt64Array
+  encode('scale_offset', 'int64', new Float64Array(1));
+  // @ts-expect-error: not a typed array
+  encode('scale_offset', 'float32', [1, 2, 3]);
+
+  // A data type only known at run time: any of the kinds.
+  const name: string = 'float32';
+  const any = decode('scale_offset', name, new Float32Array(1));
+  const anyKind: TypedArrayFor<DataTypeName> = any;
+
+  // Chunks: metadata objects (typed, or plain objects from JSON) and JSON text.
+  const meta: ArrayMetadata<'uint16'> = {
+    zarr_format: 3,
+    node_type: 'array',
+    shape: [4],
+    data_type: 'uint16',
+    chunk_grid: { name: 'regular', configuration: { chunk_shape: [4] } },
+    fill_value: 0,
+    codecs: [{ name: 'scale_offset', configuration: { offset: 1000 } }, { name: 'bytes', configuration: { endian: 'little' } }],
+  };
+  const stored: Uint8Array = encodeChunk(meta, new Uint16Array(4));
+  const back: Uint16Array = decodeChunk(meta, stored);
+  const fromJson = JSON.parse('{}') as unknown as object;
+  decodeChunk(fromJson, stored.buffer as ArrayBuffer);
+  const plain = { zarr_format: 3, data_type: 'float32', codecs: ['bytes'] };
+  decodeChunk(plain, stored);
+  decodeChunk('{"zarr_format":3}', stored);
+  // @ts-expect-error: uint16 chunks take a Uint16Array
+  encodeChunk(meta, new Int16Array(4));
+
+  const d: DataTypeName = encodedDataType('scale_offset', 'int8');
+  const d2: DataTypeName = arrayDataType(meta);
+  const k: 'Int8Array' | 'Uint8Array' | 'Int16Array' | 'Uint16Array' | 'Int32Array' | 'Uint32Array' | 'BigInt64Array' | 'BigUint64Array' | 'Float16Array' | 'Float32Array' | 'Float64Array' = typedArrayKind('int4');
+  const C = typedArrayConstructor('int8');
+  new C(4);
+
+  try {
+    encode('nope', 'float32', new Float32Array(1));
+  } catch (e) {
+    const err = e as ZarrScaleOffsetError;
+    const code: ErrorCode = err.code;
+    if (code === 'not_ready' || code === 'invalid_data') void err.message;
+  }
+  void [v, i8, u8, b64, bu64, bf, f32, f16bits, anyKind, back, d, d2, k];
+}
+
+export function inlineLiteral(b: Uint8Array): Float64Array {
+  // An inline object literal keeps its data_type literal (const type parameter).
+  return decodeChunk({ zarr_format: 3, node_type: 'array', data_type: 'float64', codecs: ['bytes'] }, b);
+}
