@@ -1,6 +1,12 @@
 #!/usr/bin/env bash
-# scripts/test.sh (`npm test`): every test, in order; stops at the first failing step (non-zero).
-set -euo pipefail
+# scripts/test.sh (`npm test`): every test, in order, each step under a banner:
+#   1 setup (installs what is missing)   2 cargo fmt --check   3 cargo clippy -D warnings
+#   4 native cargo test   5 wasm-pack test --node   6 wasm-pack test --headless --chrome
+#   7 npm run build   8 node --test tests/js/ (over the built package)
+# A failing setup stops at once. Any other failing step is reported and the remaining steps
+# still run (so one CI run shows every failure); the exit status is non-zero if any step failed.
+# FAIL_FAST=1 stops at the first failing step instead.
+set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$PWD
 export PATH="$ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
@@ -8,30 +14,68 @@ export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
 export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
 export WASM_BINDGEN_TEST_DRIVER_TIMEOUT=${WASM_BINDGEN_TEST_DRIVER_TIMEOUT:-30}
 export WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-120}
+FAIL_FAST=${FAIL_FAST:-0}
 
 t0=$SECONDS
 n=0
-CURRENT=""
+failed=()
+summary=()
+
+# step "title" command args...
 step() {
-  n=$((n + 1)); CURRENT="$n. $*"
+  local title=$1
+  shift
+  n=$((n + 1))
+  local start=$SECONDS
   echo
   echo "=================================================================================="
-  echo "=== [$((SECONDS - t0))s] step $CURRENT"
+  echo "=== [$((start - t0))s] step $n: $title"
+  echo "=== \$ $*"
   echo "=================================================================================="
+  "$@"
+  local rc=$?
+  local took=$((SECONDS - start))
+  if [ $rc -eq 0 ]; then
+    summary+=("  ok     step $n: $title (${took}s)")
+    echo "=== step $n passed in ${took}s: $title"
+  else
+    summary+=("  FAILED step $n: $title (exit $rc, ${took}s)")
+    failed+=("$n: $title")
+    echo "!!! step $n FAILED (exit $rc) after ${took}s: $title"
+  fi
+  return $rc
 }
-trap 'rc=$?; if [ $rc -ne 0 ]; then echo; echo "!!! FAILED at step $CURRENT (exit $rc) after $((SECONDS - t0))s"; fi' EXIT
 
-step "setup (installs only what is missing)";   bash scripts/setup.sh
-step "cargo fmt --check";                         cargo fmt --check
-step "cargo clippy --all-targets -- -D warnings"; cargo clippy --all-targets --locked -- -D warnings
-step "native cargo test";                         cargo test --locked
-step "wasm tests in node (wasm-pack test --node)"
-wasm-pack test --node --mode no-install
-step "wasm tests in headless Chromium (wasm-pack test --headless --chrome)"
-wasm-pack test --headless --chrome --mode no-install
-step "npm run build";                             npm run build
-step "node --test tests/js/ (built package, conformance, demo page)"
-node --test tests/js/
+finish() {
+  echo
+  echo "=================================================================================="
+  echo "=== summary after $((SECONDS - t0))s"
+  printf '%s\n' "${summary[@]}"
+  if [ ${#failed[@]} -gt 0 ]; then
+    echo "!!! ${#failed[@]} step(s) failed: ${failed[*]}"
+    exit 1
+  fi
+  echo "=== all $n steps passed"
+  exit 0
+}
 
-echo
-echo "=== all $n steps passed in $((SECONDS - t0))s"
+run() {
+  step "$@"
+  local rc=$?
+  if [ $rc -ne 0 ] && [ "$FAIL_FAST" = 1 ]; then finish; fi
+  return $rc
+}
+
+step "setup (installs only what is missing)" bash scripts/setup.sh || finish
+run "cargo fmt --check" cargo fmt --check
+run "cargo clippy --all-targets -- -D warnings" cargo clippy --all-targets --locked -- -D warnings
+run "native cargo test" cargo test --locked
+run "wasm tests in Node" wasm-pack test --node --mode no-install
+run "wasm tests in headless Chromium" wasm-pack test --headless --chrome --mode no-install
+if run "npm run build" npm run build; then
+  run "node --test tests/js/ (built package: API, conformance, package, demo page)" node --test tests/js/
+else
+  summary+=("  SKIPPED step $((n + 1)): node --test tests/js/ (the build failed)")
+  failed+=("$((n + 1)): node --test (not run: build failed)")
+fi
+finish
