@@ -3,10 +3,11 @@
 
 use crate::codec::cast::show;
 use crate::codec::cast_value::parse_data_type;
+use crate::codec::scalar;
 use crate::codec::{known_codec, Bytes, CastValue, CodecKind, ScaleOffset};
 use crate::dtype::DataType;
-use crate::error::{Error, ErrorCode, Result};
-use crate::json::{parse, parse_scalar, pointer_index, pointer_push, Json};
+use crate::error::{Error, ErrorCode, Result, Warning};
+use crate::json::{parse, pointer_index, pointer_push, Json};
 
 /// One parsed entry of a codecs list.
 #[derive(Debug, Clone, Copy)]
@@ -103,6 +104,7 @@ pub struct ArrayChain {
     decoded: DataType,
     encoded: DataType,
     encoded_fill: Option<u64>,
+    warnings: Vec<Warning>,
 }
 
 fn unsupported(pointer: &str, name: &str) -> Error {
@@ -128,11 +130,16 @@ impl ArrayChain {
         let mut cur = dtype;
         let mut cur_fill = fill;
         let mut codecs = Vec::with_capacity(entries.len());
+        let mut warnings = Vec::new();
         for e in entries {
             let p = pointer_index(base, e.index);
             let codec = match e.name {
-                "scale_offset" => ArrayCodec::ScaleOffset(ScaleOffset::parse(e.config, &p, cur)?),
-                "cast_value" => ArrayCodec::CastValue(CastValue::parse(e.config, &p, cur)?),
+                "scale_offset" => {
+                    ArrayCodec::ScaleOffset(ScaleOffset::parse(e.config, &p, cur, &mut warnings)?)
+                }
+                "cast_value" => {
+                    ArrayCodec::CastValue(CastValue::parse(e.config, &p, cur, &mut warnings)?)
+                }
                 other => return Err(unsupported(&p, other)),
             };
             if let Some(f) = cur_fill {
@@ -164,12 +171,17 @@ impl ArrayChain {
             decoded: dtype,
             encoded: cur,
             encoded_fill: cur_fill,
+            warnings,
         })
     }
 
     /// The data type after all codecs.
     pub fn encoded_dtype(&self) -> DataType {
         self.encoded
+    }
+    /// Lenient forms accepted while parsing the codecs.
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
     }
     /// The fill value after all codecs (when a fill was bound).
     pub fn encoded_fill(&self) -> Option<u64> {
@@ -351,6 +363,8 @@ pub struct ArrayMeta {
     pub chunk_len: usize,
     /// The bound codec chain.
     pub chain: Chain,
+    /// Lenient forms accepted on read (fill value, codec scalars).
+    pub warnings: Vec<Warning>,
 }
 
 fn nonneg_int(v: &Json, pointer: &str) -> Result<u64> {
@@ -418,12 +432,13 @@ pub fn parse_array_meta(doc: &Json) -> Result<ArrayMeta> {
             ));
         }
     }
+    let mut warnings = Vec::new();
     let dtype = match doc.get("data_type") {
         Some(d) => parse_data_type(d, "/data_type")?,
         None => return Err(Error::metadata("", "missing required key \"data_type\"")),
     };
     let fill = match doc.get("fill_value") {
-        Some(f) => parse_scalar(dtype, f, "/fill_value")?.bits,
+        Some(f) => scalar(dtype, f, "/fill_value", &mut warnings)?,
         None => return Err(Error::metadata("", "missing required key \"fill_value\"")),
     };
     let chunk_len = match doc.get("chunk_grid") {
@@ -453,10 +468,12 @@ pub fn parse_array_meta(doc: &Json) -> Result<ArrayMeta> {
         return Err(Error::metadata("", "missing required key \"codecs\""));
     };
     let chain = Chain::bind(codecs, "/codecs", dtype, Some(fill))?;
+    warnings.extend(chain.array.warnings().iter().cloned());
     Ok(ArrayMeta {
         dtype,
         chunk_len,
         chain,
+        warnings,
     })
 }
 
@@ -514,9 +531,14 @@ pub fn parse_array_codecs(text: &str, dtype: DataType) -> Result<ArrayChain> {
 
 impl ArrayChain {
     fn bind_single(e: Entry, dtype: DataType) -> Result<ArrayChain> {
+        let mut warnings = Vec::new();
         let codec = match e.name {
-            "scale_offset" => ArrayCodec::ScaleOffset(ScaleOffset::parse(e.config, "", dtype)?),
-            "cast_value" => ArrayCodec::CastValue(CastValue::parse(e.config, "", dtype)?),
+            "scale_offset" => {
+                ArrayCodec::ScaleOffset(ScaleOffset::parse(e.config, "", dtype, &mut warnings)?)
+            }
+            "cast_value" => {
+                ArrayCodec::CastValue(CastValue::parse(e.config, "", dtype, &mut warnings)?)
+            }
             other => return Err(unsupported("", other)),
         };
         let enc = codec.encoded_dtype();
@@ -525,6 +547,7 @@ impl ArrayChain {
             decoded: dtype,
             encoded: enc,
             encoded_fill: None,
+            warnings,
         })
     }
 }

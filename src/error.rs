@@ -94,3 +94,13 @@ impl std::error::Error for Error {}
 
 /// Crate-wide result alias.
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// A lenient form that was accepted on read (e.g. `"+Infinity"`, `1000.0` for an integer type),
+/// at a JSON pointer, with the strict spelling to write instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    /// JSON pointer of the value.
+    pub pointer: String,
+    /// What was accepted and what to write.
+    pub message: String,
+}

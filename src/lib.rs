@@ -14,7 +14,7 @@ pub mod num;
 pub mod wasm;
 
 pub use dtype::DataType;
-pub use error::{Error, ErrorCode, Result};
+pub use error::{Error, ErrorCode, Result, Warning};
 
 fn check_chunk_len(what: &str, got: usize, n: usize, dtype: DataType) -> Result<()> {
     let want = n.saturating_mul(dtype.size());
@@ -72,4 +72,11 @@ pub fn decode(codecs: &str, data_type: &str, data: &[u8]) -> Result<Vec<u8>> {
 pub fn encoded_data_type(codecs: &str, data_type: &str) -> Result<DataType> {
     let dtype = chain::parse_data_type_arg(data_type)?;
     Ok(chain::parse_array_codecs(codecs, dtype)?.encoded_dtype())
+}
+
+/// Parses and binds a zarr.json array document and returns the lenient forms it relies on
+/// (e.g. `"+Infinity"`, `1000.0` for an integer type), each with its JSON pointer and the strict
+/// spelling to write instead. An invalid document is an error.
+pub fn metadata_warnings(metadata: &str) -> Result<Vec<Warning>> {
+    Ok(chain::parse_array_meta_text(metadata)?.warnings)
 }

@@ -67,6 +67,22 @@ pub fn typed_array_kind(data_type: &str) -> Result<String, JsValue> {
         .map_err(to_js)
 }
 
+/// The lenient forms a zarr.json array document (JSON text) relies on, as an array of
+/// `{pointer, message}` objects; throws when the document is invalid.
+#[wasm_bindgen(js_name = metadataWarnings)]
+pub fn metadata_warnings(metadata: &str) -> Result<js_sys::Array, JsValue> {
+    let ws = crate::metadata_warnings(metadata).map_err(to_js)?;
+    let out = js_sys::Array::new();
+    for w in ws {
+        let o = js_sys::Object::new();
+        // Setting a property on a fresh plain object cannot fail.
+        let _ = js_sys::Reflect::set(&o, &"pointer".into(), &JsValue::from_str(&w.pointer));
+        let _ = js_sys::Reflect::set(&o, &"message".into(), &JsValue::from_str(&w.message));
+        out.push(&o);
+    }
+    Ok(out)
+}
+
 /// The crate version.
 #[wasm_bindgen]
 pub fn version() -> String {

@@ -2,9 +2,11 @@
 //! then exact representability, then rounding, then out_of_range.
 
 use crate::codec::cast::{cast_bits, same_value, show, value, Num, OutOfRange};
+use crate::codec::scalar;
 use crate::dtype::DataType;
+use crate::error::Warning;
 use crate::error::{Error, Result};
-use crate::json::{parse_scalar, pointer_index, pointer_push, Json};
+use crate::json::{pointer_index, pointer_push, Json};
 use crate::num::RoundingMode;
 
 /// A `cast_value` codec bound to its input data type.
@@ -66,6 +68,7 @@ fn parse_map(
     pointer: &str,
     key_type: DataType,
     val_type: DataType,
+    warnings: &mut Vec<Warning>,
 ) -> Result<Vec<(Num, u64)>> {
     let Some(items) = v.as_array() else {
         return Err(Error::metadata(
@@ -81,8 +84,8 @@ fn parse_map(
         let p = pointer_index(pointer, i);
         match item.as_array() {
             Some([k, val]) => {
-                let kb = parse_scalar(key_type, k, &pointer_index(&p, 0))?.bits;
-                let vb = parse_scalar(val_type, val, &pointer_index(&p, 1))?.bits;
+                let kb = scalar(key_type, k, &pointer_index(&p, 0), warnings)?;
+                let vb = scalar(val_type, val, &pointer_index(&p, 1), warnings)?;
                 out.push((value(key_type, kb), vb));
             }
             _ => {
@@ -103,7 +106,13 @@ fn lookup(map: &[(Num, u64)], v: Num) -> Option<u64> {
 
 impl CastValue {
     /// Parses the configuration for input data type `from`. `pointer` is the codec object's.
-    pub fn parse(config: Option<&Json>, pointer: &str, from: DataType) -> Result<Self> {
+    /// Lenient scalar forms are recorded in `warnings`.
+    pub fn parse(
+        config: Option<&Json>,
+        pointer: &str,
+        from: DataType,
+        warnings: &mut Vec<Warning>,
+    ) -> Result<Self> {
         let cfg_ptr = pointer_push(pointer, "configuration");
         let Some(cfg) = config else {
             return Err(Error::metadata(
@@ -183,8 +192,8 @@ impl CastValue {
             for (k, v) in sm_obj {
                 let p = pointer_push(&sm_ptr, k);
                 match k.as_str() {
-                    "encode" => encode_map = parse_map(v, &p, from, to)?,
-                    "decode" => decode_map = parse_map(v, &p, to, from)?,
+                    "encode" => encode_map = parse_map(v, &p, from, to, warnings)?,
+                    "decode" => decode_map = parse_map(v, &p, to, from, warnings)?,
                     _ => {
                         return Err(Error::metadata(
                             &p,

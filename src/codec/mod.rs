@@ -9,6 +9,27 @@ pub use bytes::Bytes;
 pub use cast_value::CastValue;
 pub use scale_offset::ScaleOffset;
 
+use crate::dtype::DataType;
+use crate::error::{Result, Warning};
+use crate::json::{parse_scalar, Json};
+
+/// Parses a JSON scalar of `dtype` at `pointer`, recording a lenient form in `warnings`.
+pub fn scalar(
+    dtype: DataType,
+    v: &Json,
+    pointer: &str,
+    warnings: &mut Vec<Warning>,
+) -> Result<u64> {
+    let s = parse_scalar(dtype, v, pointer)?;
+    if let Some(message) = s.lenient {
+        warnings.push(Warning {
+            pointer: pointer.to_string(),
+            message,
+        });
+    }
+    Ok(s.bits)
+}
+
 /// The kind of a codec in a Zarr v3 chain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CodecKind {

@@ -2,9 +2,10 @@
 //! operation in the array's data type; an unrepresentable intermediate or result is an error.
 
 use crate::codec::cast::{show, show_f64};
+use crate::codec::scalar;
 use crate::dtype::{DataType, Kind};
-use crate::error::{Error, ErrorCode, Result};
-use crate::json::{parse_scalar, pointer_push, Json};
+use crate::error::{Error, ErrorCode, Result, Warning};
+use crate::json::{pointer_push, Json};
 use crate::num::{FloatFormat, IntFormat, Rounded, RoundingMode};
 
 /// Arithmetic selected once at bind time.
@@ -43,7 +44,13 @@ struct Fail(ErrorCode, String);
 impl ScaleOffset {
     /// Parses the configuration (`None` when absent) for input data type `dtype`. `pointer` is
     /// the JSON pointer of the codec object.
-    pub fn parse(config: Option<&Json>, pointer: &str, dtype: DataType) -> Result<Self> {
+    /// Lenient scalar forms are recorded in `warnings`.
+    pub fn parse(
+        config: Option<&Json>,
+        pointer: &str,
+        dtype: DataType,
+        warnings: &mut Vec<Warning>,
+    ) -> Result<Self> {
         let cfg_ptr = pointer_push(pointer, "configuration");
         let mut offset = None;
         let mut scale = None;
@@ -57,8 +64,8 @@ impl ScaleOffset {
             for (k, v) in obj {
                 let p = pointer_push(&cfg_ptr, k);
                 match k.as_str() {
-                    "offset" if offset.is_none() => offset = Some(parse_scalar(dtype, v, &p)?.bits),
-                    "scale" if scale.is_none() => scale = Some(parse_scalar(dtype, v, &p)?.bits),
+                    "offset" if offset.is_none() => offset = Some(scalar(dtype, v, &p, warnings)?),
+                    "scale" if scale.is_none() => scale = Some(scalar(dtype, v, &p, warnings)?),
                     "offset" | "scale" => {
                         return Err(Error::metadata(&p, format!("duplicate key {k:?}")));
                     }
