@@ -738,3 +738,18 @@ fn lenient_forms_are_read_and_reported() {
         vec![0, 44, 255, 0]
     );
 }
+
+#[test]
+fn readme_example() {
+    let codecs = r#"[{"name":"scale_offset","configuration":{"offset":-10,"scale":0.1}},
+        {"name":"cast_value","configuration":{"data_type":"uint8","scalar_map":{"encode":[["NaN",0]],"decode":[[0,"NaN"]]}}}]"#;
+    let (dt, stored) = encode(codecs, "float64", &f64s(&[0.0, 100.0, f64::NAN, 2540.0])).unwrap();
+    assert_eq!((dt, stored.clone()), (DataType::UInt8, vec![1, 11, 0, 255]));
+    let back = decode(codecs, "float64", &stored).unwrap();
+    let v: Vec<f64> = back
+        .chunks_exact(8)
+        .map(|c| f64::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!((v[0], v[1], v[3]), (0.0, 100.0, 2540.0));
+    assert!(v[2].is_nan());
+}
