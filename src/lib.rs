@@ -5,6 +5,8 @@
 //! uint2/uint4 and the 4/6/8-bit float codes zero-extended into one byte, bfloat16/float16 as
 //! their 16-bit patterns, everything else native.
 
+#![warn(missing_docs)]
+
 pub mod chain;
 pub mod codec;
 pub mod dtype;
