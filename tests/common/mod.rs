@@ -99,13 +99,14 @@ pub const CASES: [Case; 26] = [
         size: 8,
         kind: "BigInt64Array",
         fmt: Fmt::Int,
-        // -2^63 and +-2^53 are exact in float64.
+        // -2^63, +-2^52 and 2^62 are exact in float64; so is v - 1 for +-2^52, and for -2^63 and
+        // 2^62 it rounds back to v, so that the f64 round trip is exact.
         samples: &[
             -9223372036854775808,
-            -9007199254740992,
+            -4503599627370496,
             -1,
             0,
-            9007199254740992,
+            4503599627370496,
             4611686018427387904,
         ],
         fill: "0",
@@ -360,6 +361,20 @@ impl Case {
     }
 }
 
+/// The low `bits` bits of each byte for types narrower than a byte; other types unchanged.
+fn low_bits(c: &Case, bytes: &[u8]) -> Vec<u8> {
+    let bits = match c.name {
+        "int2" | "uint2" => 2,
+        "int4" | "uint4" | "float4_e2m1fn" => 4,
+        "float6_e2m3fn" | "float6_e3m2fn" => 6,
+        _ => 8,
+    };
+    bytes
+        .iter()
+        .map(|b| ((*b as u16) & ((1u16 << bits) - 1)) as u8)
+        .collect()
+}
+
 const BYTES_LE: &str = r#"{"name":"bytes","configuration":{"endian":"little"}}"#;
 const BYTES_BE: &str = r#"{"name":"bytes","configuration":{"endian":"big"}}"#;
 /// The real case: cast to float64, then scale_offset(offset 1, scale 2) in float64.
@@ -442,7 +457,8 @@ pub fn identity_roundtrip_all_types() {
         let what = format!("{} identity chunk", c.name);
         assert_eq!(ok(w::array_data_type(&meta), &what), c.name);
         let enc = ok(w::encode_chunk(&meta, &data), &what);
-        assert_eq!(enc, data, "{what}: encoded");
+        // The bytes codec keeps the low bits of sub-byte and 4/6-bit values (upper bits arbitrary).
+        assert_eq!(low_bits(c, &enc), low_bits(c, &data), "{what}: encoded");
         let dec = ok(w::decode_chunk(&meta, &enc), &what);
         assert_eq!(dec, data, "{what}: decoded");
 
