@@ -78,6 +78,7 @@ test('demo page decodes topobathy.zarr chunk c/0/0 like zarr-python', async () =
   assert.equal(r.min, Math.min(...finite));
   assert.equal(r.max, Math.max(...finite));
   assert.equal(typeof r.ms, 'number');
+  assert.ok(r.msWarm >= 0 && r.msWarm <= r.ms + 50, `warm decode time ${r.msWarm} ms`);
   // The page shows them in words too.
   const status = await page.textContent('#status');
   assert.match(status, /decoded c\/0\/0: 1024 values in [\d.]+ ms/);
