@@ -261,6 +261,19 @@ export function decodeChunk<const M extends object | string>(
 /** The canonical data type name of a zarr.json array document (object or JSON text). */
 export function arrayDataType(arrayMetadata: ArrayMetadata | string | object): DataTypeName;
 
+/** A lenient form that a metadata document relies on: where it is and the strict spelling. */
+export interface MetadataWarning {
+  /** JSON pointer of the value, e.g. "/fill_value" or "/codecs/0/configuration/offset". */
+  pointer: string;
+  message: string;
+}
+
+/**
+ * The lenient forms a zarr.json array document relies on (e.g. "+Infinity", 1000.0 for an
+ * integer type); [] when everything is strict. Throws (with a `code`) when the document is invalid.
+ */
+export function metadataWarnings(arrayMetadata: string | object): MetadataWarning[];
+
 /**
  * The typed-array constructor name for a data type in this runtime ("Uint16Array" for float16
  * where the runtime has no Float16Array).

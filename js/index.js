@@ -344,6 +344,19 @@ export function arrayDataType(arrayMetadata) {
 }
 
 /**
+ * The lenient forms a zarr.json array document (object or JSON text) relies on (e.g. "+Infinity",
+ * 1000.0 for an integer type), as an array of `{pointer, message}`; [] when everything is strict.
+ * Throws (with a `.code`) when the document is invalid.
+ */
+export function metadataWarnings(arrayMetadata) {
+  ensureReady('metadataWarnings');
+  return Array.from(wasm.metadataWarnings(metadataText(arrayMetadata)), (w) => ({
+    pointer: w.pointer,
+    message: w.message,
+  }));
+}
+
+/**
  * The typed-array constructor name used for a data type in this runtime, e.g. "Int8Array" for
  * "int4", and "Uint16Array" for "float16" where the runtime has no Float16Array.
  */

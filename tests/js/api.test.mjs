@@ -369,3 +369,19 @@ test('toJsonText: BigInt as exact integers, JSON.stringify rules otherwise', () 
   cyclic.self = cyclic;
   throwsCode(() => z.toJsonText(cyclic), 'invalid_metadata', /circular/);
 });
+
+test('metadataWarnings: lenient forms with their JSON pointer; [] when strict', () => {
+  const strict = meta('float32', 2, ['scale_offset', BYTES_LE], 'Infinity');
+  assert.deepEqual(z.metadataWarnings(strict), []);
+  assert.deepEqual(z.metadataWarnings(JSON.stringify(strict)), []);
+  const lenient = meta('float32', 2, ['scale_offset', BYTES_LE], '+Infinity');
+  const ws = z.metadataWarnings(lenient);
+  assert.ok(ws.length >= 1, 'a warning for "+Infinity"');
+  assert.ok(ws.some((w) => w.pointer === '/fill_value'), JSON.stringify(ws));
+  for (const w of ws) {
+    assert.equal(typeof w.pointer, 'string');
+    assert.equal(typeof w.message, 'string');
+    assert.ok(w.message.length > 0);
+  }
+  throwsCode(() => z.metadataWarnings('{"zarr_format":'), 'invalid_json');
+});

@@ -11,6 +11,8 @@ import {
   typedArrayKind,
   typedArrayConstructor,
   version,
+  metadataWarnings,
+  type MetadataWarning,
   type ArrayMetadata,
   type DataTypeName,
   type ErrorCode,
@@ -68,6 +70,8 @@ export async function usage(): Promise<void> {
   // @ts-expect-error: uint16 chunks take a Uint16Array
   encodeChunk(meta, new Int16Array(4));
 
+  const ws: MetadataWarning[] = metadataWarnings(meta);
+  void ws[0]?.pointer;
   const d: DataTypeName = encodedDataType('scale_offset', 'int8');
   const d2: DataTypeName = arrayDataType(meta);
   const k: 'Int8Array' | 'Uint8Array' | 'Int16Array' | 'Uint16Array' | 'Int32Array' | 'Uint32Array' | 'BigInt64Array' | 'BigUint64Array' | 'Float16Array' | 'Float32Array' | 'Float64Array' = typedArrayKind('int4');
