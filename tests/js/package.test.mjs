@@ -30,7 +30,7 @@ test('package.json: ESM, exports map, every named file exists after the build', 
   assert.equal(pkg.devDependencies.binaryen, '132.0.0');
 });
 
-test('npm pack ships dist/ and package.json only; the tarball works in another project', () => {
+test('npm pack ships dist/ and package.json (plus README/LICENSE) only; the tarball works in another project', () => {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'zso-pack-'));
   try {
     const out = execFileSync('npm', ['pack', '--json', '--pack-destination', tmp], {
@@ -39,7 +39,8 @@ test('npm pack ships dist/ and package.json only; the tarball works in another p
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const [info] = JSON.parse(out);
-    const files = info.files.map((f) => f.path).sort();
+    // npm always adds README / LICENSE files when present.
+    const files = info.files.map((f) => f.path).filter((f) => !/^(README|LICENSE|LICENCE)/i.test(f)).sort();
     assert.deepEqual(files, [
       'dist/index.d.ts',
       'dist/index.js',
