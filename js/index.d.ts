@@ -255,7 +255,7 @@ export function encodeChunk<const M extends object | string>(
  */
 export function decodeChunk<const M extends object | string>(
   arrayMetadata: M,
-  bytes: Uint8Array | ArrayBuffer,
+  bytes: Uint8Array | ArrayBuffer | SharedArrayBuffer,
 ): TypedArrayFor<DataTypeOf<M>>;
 
 /** The canonical data type name of a zarr.json array document (object or JSON text). */

@@ -258,12 +258,11 @@ function bytesIn(fn, data, kind, dataTypeName) {
   return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
 }
 
-// Raw stored bytes for decodeChunk: a Uint8Array or an ArrayBuffer.
+// Raw stored bytes for decodeChunk: a Uint8Array or an (Shared)ArrayBuffer.
 function storedBytesIn(fn, bytes) {
   if (typedArrayTag(bytes) === 'Uint8Array') return bytes;
-  if (bytes instanceof ArrayBuffer || Object.prototype.toString.call(bytes) === '[object ArrayBuffer]') {
-    return new Uint8Array(bytes);
-  }
+  const tag = Object.prototype.toString.call(bytes);
+  if (tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]') return new Uint8Array(bytes);
   throw codedError('invalid_data', `${fn}(): expected the stored chunk bytes as a Uint8Array or an ArrayBuffer, got ${describe(bytes)}`);
 }
 

@@ -178,6 +178,9 @@ test('every typed-array kind in and out: identity scale_offset, typed-array and 
       assert.deepEqual(bytesOf(back), before, `${name}: decodeChunk`);
       const back2 = z.decodeChunk(md, stored.buffer.slice(stored.byteOffset, stored.byteOffset + stored.byteLength));
       assert.deepEqual(bytesOf(back2), before, `${name}: decodeChunk from an ArrayBuffer`);
+      const shared = new SharedArrayBuffer(stored.byteLength);
+      new Uint8Array(shared).set(stored);
+      assert.deepEqual(bytesOf(z.decodeChunk(md, shared)), before, `${name}: decodeChunk from a SharedArrayBuffer`);
     }
     assert.equal(z.arrayDataType(m), name);
   }
