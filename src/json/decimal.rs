@@ -1,6 +1,6 @@
 //! Exact decimal text → integer / binary float, with a tiny arbitrary-precision integer.
 //!
-//! A decimal `±D × 10^E` is reduced exactly to `±(q + δ) × 2^e` with a 127-bit `q` and a sticky
+//! A decimal `±D × 10^E` is reduced exactly to `±(q + δ) × 2^e` with a 66-bit `q` and a sticky
 //! bit `δ ≠ 0`, which `crate::num::round_to_float` rounds once, straight into the target
 //! format: no double rounding through `f64`.
 //!
@@ -17,6 +17,9 @@ use crate::num::{round_to_float, FloatFormat, Rounded, RoundingMode};
 /// two float64 values, the overflow threshold) has at most 768 significant digits, so a decimal
 /// truncated to more digits than that, plus a sticky digit, rounds exactly like the original.
 pub(crate) const MAX_DIGITS: usize = 800;
+
+/// Bits of the quotient computed by the bignum path.
+const QUOTIENT_BITS: u32 = 66;
 
 /// Decimal exponents are clamped to this magnitude while parsing (far beyond any format).
 const EXP_CLAMP: i64 = 1_000_000_000_000_000;
@@ -197,41 +200,87 @@ pub(crate) fn to_float(fmt: &FloatFormat, d: &Decimal) -> Rounded {
     let n = d.digits.len() as i64;
     // d.neg × [10^(top-1), 10^top)
     let top = n.saturating_add(d.exp);
-    let overflow = || round_to_float(fmt, d.neg, 1, 4096, false, ne);
-    let underflow = || round_to_float(fmt, d.neg, 1, -4096, false, ne);
     if top > 311 {
-        // >= 10^310, above 2^1024 and every format's overflow threshold.
-        return overflow();
+        // >= 10^311, above 2^1024 and every format's overflow threshold.
+        return round_to_float(fmt, d.neg, 1, 4096, false, ne);
     }
     if top < -330 {
         // < 10^-330, below 2^-1075 (half the smallest float64) and so below half of every
         // format's smallest positive value: rounds to zero (or underflows).
-        return underflow();
+        return round_to_float(fmt, d.neg, 1, -4096, false, ne);
     }
+    if let Some((m, e, sticky)) = small_parts(d) {
+        return round_to_float(fmt, d.neg, m, e, sticky, ne);
+    }
+    let (m, e, sticky) = big_parts(d);
+    round_to_float(fmt, d.neg, m, e, sticky, ne)
+}
+
+/// `|d| = (m [+ sticky]) × 2^e` in u128 arithmetic, when the digits and the exponent are small
+/// (at most 38 digits in all for integers; at most 19 digits over 10^27 otherwise), with `m`
+/// of at least 64 bits when `d` is not an integer.
+fn small_parts(d: &Decimal) -> Option<(u128, i32, bool)> {
+    let n = d.digits.len();
+    if d.exp >= 0 {
+        if n as i64 + d.exp > 38 {
+            return None;
+        }
+        // Below 10^38 < 2^127.
+        let mut v: u128 = 0;
+        for &x in &d.digits {
+            v = v * 10 + u128::from(x);
+        }
+        for _ in 0..d.exp {
+            v *= 10;
+        }
+        return Some((v, 0, false));
+    }
+    let k = d.exp.unsigned_abs();
+    if n > 19 || k > 27 {
+        return None;
+    }
+    // D < 10^19 < 2^64 and 5^k < 2^63: D × 2^s just below 2^127 over 5^k leaves a quotient of
+    // at least 2^63.
+    let mut dv: u128 = 0;
+    for &x in &d.digits {
+        dv = dv * 10 + u128::from(x);
+    }
+    let den = 5u128.pow(k as u32);
+    let s = dv.leading_zeros().checked_sub(1)?;
+    let num = dv << s;
+    let e = -(k as i64) - i64::from(s);
+    Some((num / den, i32::try_from(e).ok()?, num % den != 0))
+}
+
+/// `|d| = (m [+ sticky]) × 2^e` with a 65- or 66-bit `m` (more than the 53 + 2 bits that
+/// rounding to float64 needs; the sticky bit carries the rest exactly), for `d` between
+/// 10^-330 and 10^311 with at most [`MAX_DIGITS`] + 1 digits.
+fn big_parts(d: &Decimal) -> (u128, i32, bool) {
     // |d| = num / den × 2^bexp
     let mut num = Big::from_digits(&d.digits);
     let (mut den, bexp) = if d.exp >= 0 {
+        // An integer: num × 2^exp; keep its top bits, the rest as the sticky bit.
         num.mul_pow5(d.exp as u64);
-        (Big::from_u32(1), d.exp)
+        let drop = num.bits().saturating_sub(u64::from(QUOTIENT_BITS));
+        let (q, sticky) = num.shr_sticky(drop);
+        let e = (d.exp + drop as i64).clamp(-100_000, 100_000) as i32;
+        return (q, e, sticky);
     } else {
         let mut den = Big::from_u32(1);
         den.mul_pow5(d.exp.unsigned_abs());
         (den, d.exp)
     };
-    // Scale so that num / den lies in [2^125, 2^127).
-    let t = 126 + den.bits() as i64 - num.bits() as i64;
+    // Scale so that num / den lies in [2^64, 2^66).
+    let t = QUOTIENT_BITS as i64 - 1 + den.bits() as i64 - num.bits() as i64;
     if t >= 0 {
         num.shl(t as u64);
     } else {
         den.shl(t.unsigned_abs());
     }
     let (q, rem_nonzero) = num.div_small_quotient(&den);
-    match i32::try_from(bexp - t) {
-        Ok(e) => round_to_float(fmt, d.neg, q, e, rem_nonzero, ne),
-        // Unreachable with the bounds above.
-        Err(_) if bexp > 0 => overflow(),
-        Err(_) => underflow(),
-    }
+    // |bexp - t| < 5000 with the bounds of the caller.
+    let e = (bexp - t).clamp(-100_000, 100_000) as i32;
+    (q, e, rem_nonzero)
 }
 
 /// A non-negative integer: little-endian 32-bit limbs, no high zero limbs.
@@ -331,6 +380,26 @@ impl Big {
         self.trim();
     }
 
+    /// `(self >> s, whether any of the shifted-out bits is 1)`, for `self < 2^(s + 128)`.
+    fn shr_sticky(&self, s: u64) -> (u128, bool) {
+        let limbs = (s / 32) as usize;
+        let bit = (s % 32) as u32;
+        let mut sticky = self.0.iter().take(limbs).any(|&l| l != 0);
+        let mut q: u128 = 0;
+        // Limbs from `limbs` upwards, at most 5 of them (160 bits) hold the result.
+        for (i, &l) in self.0.iter().skip(limbs).take(5).enumerate() {
+            let v = u128::from(l) >> bit;
+            if i == 0 {
+                sticky |= bit > 0 && l & ((1u32 << bit) - 1) != 0;
+                q |= v;
+            } else {
+                let pos = 32 * i as u32 - bit;
+                q |= if pos < 128 { u128::from(l) << pos } else { 0 };
+            }
+        }
+        (q, sticky)
+    }
+
     fn shr1(&mut self) {
         let mut carry = 0u32;
         for limb in self.0.iter_mut().rev() {
@@ -365,12 +434,13 @@ impl Big {
         self.trim();
     }
 
-    /// `(self / den, self % den != 0)` for a quotient below 2^127 (restoring division).
+    /// `(self / den, self % den != 0)` for a quotient below 2^QUOTIENT_BITS (restoring
+    /// division).
     fn div_small_quotient(mut self, den: &Big) -> (u128, bool) {
         let mut d = den.clone();
-        d.shl(126);
+        d.shl(u64::from(QUOTIENT_BITS) - 1);
         let mut q = 0u128;
-        for i in (0..=126u32).rev() {
+        for i in (0..QUOTIENT_BITS).rev() {
             if self.cmp_big(&d) != Ordering::Less {
                 self.sub_assign(&d);
                 q |= 1u128 << i;
@@ -460,21 +530,102 @@ mod tests {
                 (7450580596923828125u64 >> 32) as u32
             ]
         );
-        // 10^37 / 3 = 3333...3 (37 digits) remainder 1.
-        let num = Big::from_digits(
-            &[1u8]
-                .iter()
-                .chain([0u8; 37].iter())
-                .copied()
-                .collect::<Vec<_>>(),
-        );
-        let (q, r) = num.div_small_quotient(&Big::from_u32(3));
-        assert_eq!(q, 3333333333333333333333333333333333333u128);
+        // 10^19 / 3 = 3333...3 (19 digits) remainder 1.
+        let mut ten19 = vec![1u8];
+        ten19.extend([0u8; 19]);
+        let (q, r) = Big::from_digits(&ten19).div_small_quotient(&Big::from_u32(3));
+        assert_eq!(q, 3333333333333333333u128);
         assert!(r);
-        let num = Big::from_digits(&[9u8; 30]);
+        let num = Big::from_digits(&[9u8; 19]);
         let (q, r) = num.div_small_quotient(&Big::from_u32(9));
-        assert_eq!(q, 111111111111111111111111111111u128);
+        assert_eq!(q, 1111111111111111111u128);
+        // Shifts with sticky bits.
+        let mut b = Big::from_u32(0b1011);
+        b.shl(200);
+        assert_eq!(b.shr_sticky(200), (0b1011, false));
+        assert_eq!(b.shr_sticky(201), (0b101, true));
+        assert_eq!(b.shr_sticky(150), (0b1011 << 50, false));
+        assert_eq!(b.shr_sticky(76), (0b1011u128 << 124, false));
+        b.add_small(1);
+        assert_eq!(b.shr_sticky(200), (0b1011, true));
+        // A multi-limb divisor: (2^100 + 5) × 12345 / (2^100 + 5).
+        let mut den = Big::from_u32(1);
+        den.shl(100);
+        den.add_small(5);
+        let mut num = den.clone();
+        num.mul_small(12345);
+        assert_eq!(num.clone().div_small_quotient(&den), (12345, false));
+        num.add_small(1);
+        assert_eq!(num.div_small_quotient(&den), (12345, true));
         assert!(!r);
+    }
+
+    /// The u128 fast path and the bignum path agree wherever both apply.
+    #[test]
+    fn small_and_big_paths_agree() {
+        use crate::num::FORMATS;
+        let mut x: u64 = 0x1234_5678_9abc_def1;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..20_000 {
+            let n = 1 + (next() % 19) as usize;
+            let mut digits: Vec<u8> = (0..n).map(|_| (next() % 10) as u8).collect();
+            digits[0] = 1 + (next() % 9) as u8;
+            while digits.last() == Some(&0) {
+                digits.pop();
+            }
+            let exp = -((next() % 28) as i64);
+            let d = Decimal {
+                neg: false,
+                digits,
+                exp,
+                frac_or_exp: true,
+            };
+            let small = small_parts(&d).unwrap();
+            let big = big_parts(&d);
+            for f in FORMATS {
+                assert_eq!(
+                    round_to_float(
+                        &f,
+                        false,
+                        small.0,
+                        small.1,
+                        small.2,
+                        RoundingMode::NearestEven
+                    ),
+                    round_to_float(&f, false, big.0, big.1, big.2, RoundingMode::NearestEven),
+                    "{d:?} {}",
+                    f.name
+                );
+            }
+            // Integers up to 38 digits.
+            let d = Decimal {
+                exp: (next() % 20) as i64,
+                ..d
+            };
+            let small = small_parts(&d).unwrap();
+            let big = big_parts(&d);
+            assert!(!small.2);
+            for f in FORMATS {
+                assert_eq!(
+                    round_to_float(
+                        &f,
+                        false,
+                        small.0,
+                        small.1,
+                        false,
+                        RoundingMode::NearestEven
+                    ),
+                    round_to_float(&f, false, big.0, big.1, big.2, RoundingMode::NearestEven),
+                    "{d:?} {}",
+                    f.name
+                );
+            }
+        }
     }
 
     #[test]

@@ -102,16 +102,25 @@ impl Json {
     }
 
     /// The keys that occur more than once in this object, each listed once, in the order of
-    /// their first occurrence (empty for non-objects). Only this object, not nested ones.
+    /// their second occurrence (empty for non-objects). Only this object, not nested ones.
     pub fn duplicate_keys(&self) -> Vec<&str> {
         let Some(members) = self.as_object() else {
             return Vec::new();
         };
+        // key -> (count so far, reported); O(n) for hostile objects with many members.
+        let mut seen: std::collections::HashMap<&str, bool> = std::collections::HashMap::new();
         let mut out: Vec<&str> = Vec::new();
-        for (i, (k, _)) in members.iter().enumerate() {
-            let seen_before = members.iter().take(i).any(|(j, _)| j == k);
-            if !seen_before && members.iter().skip(i + 1).any(|(j, _)| j == k) {
-                out.push(k);
+        for (k, _) in members {
+            match seen.get_mut(k.as_str()) {
+                None => {
+                    seen.insert(k, false);
+                }
+                Some(reported) => {
+                    if !*reported {
+                        *reported = true;
+                        out.push(k);
+                    }
+                }
             }
         }
         out
@@ -908,6 +917,18 @@ mod tests {
         let v = parse(r#"{"a/b":{"m~n":1,"m~n":2}}"#).unwrap();
         assert_eq!(v.duplicate_key_pointers(), vec!["/a~1b/m~0n"]);
         assert!(Json::Null.duplicate_keys().is_empty());
+        let v = parse(r#"{"b":1,"a":1,"a":2,"b":2,"b":3}"#).unwrap();
+        assert_eq!(v.duplicate_keys(), vec!["a", "b"]);
+        // Many members: linear, not quadratic.
+        let big: String = (0..200_000)
+            .map(|i| format!("\"k{}\":0,", i % 100_000))
+            .collect();
+        let big = format!("{{{}\"end\":0}}", big);
+        let t = Instant::now();
+        let v = parse(&big).unwrap();
+        assert_eq!(v.duplicate_keys().len(), 100_000);
+        assert_eq!(v.duplicate_key_pointers().len(), 100_000);
+        assert!(t.elapsed() < Duration::from_secs(5));
         assert!(Json::Null.get("a").is_none());
     }
 
