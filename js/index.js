@@ -161,9 +161,9 @@ function dataTypeArgs(dataType) {
       } catch (e) {
         throw codedError('invalid_json', `data type: invalid JSON text: ${e.message}`);
       }
-      return [dataTypeName(parsed), dataType];
+      return [dataTypeName(parsed), t];
     }
-    return [t, dataType];
+    return [t, t];
   }
   if (dataType !== null && typeof dataType === 'object') {
     return [dataTypeName(dataType), toJson(dataType)];

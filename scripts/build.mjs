@@ -49,7 +49,8 @@ function main() {
   const t0 = Date.now();
   if (!args.has('--skip-wasm-pack')) {
     const home = process.env.HOME ?? '';
-    process.env.PATH = `${path.join(home, '.cargo', 'bin')}${path.delimiter}${process.env.PATH}`;
+    const toolRoot = process.env.CARGO_INSTALL_ROOT ?? process.env.CARGO_HOME ?? path.join(home, '.cargo');
+    process.env.PATH = [path.join(toolRoot, 'bin'), path.join(home, '.cargo', 'bin'), process.env.PATH].join(path.delimiter);
     run('wasm-pack', ['build', '--release', '--target', 'web', '--mode', 'no-install', '--out-dir', 'pkg']);
   }
   const rawWasmPath = path.join(PKG, `${NAME}_bg.wasm`);

@@ -24,12 +24,14 @@ done
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$PWD
 WASM_PACK_VERSION=0.15.1
-export PATH="$HOME/.cargo/bin:$PATH"
+# cargo install puts binaries in $CARGO_INSTALL_ROOT/bin, else $CARGO_HOME/bin (~/.cargo/bin).
+TOOL_BIN="${CARGO_INSTALL_ROOT:-${CARGO_HOME:-$HOME/.cargo}}/bin"
+export PATH="$TOOL_BIN:$HOME/.cargo/bin:$PATH"
 export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
 
 say() { echo "--- setup: $*"; }
 
-# --- Rust -------------------------------------------------------------------------------------
+# --- Rust (tools go to $TOOL_BIN; set CARGO_INSTALL_ROOT to put them elsewhere) ------------
 command -v cargo >/dev/null || { echo "setup: cargo not found (install Rust with rustup first)" >&2; exit 1; }
 
 if rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
@@ -41,8 +43,9 @@ fi
 
 WBV=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3; exit }' Cargo.lock)
 [ -n "$WBV" ] || { echo "setup: no wasm-bindgen in Cargo.lock" >&2; exit 1; }
-have_wbv=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
-if [ "$have_wbv" = "$WBV" ] && command -v wasm-bindgen-test-runner >/dev/null; then
+# Check the binaries in TOOL_BIN (first on PATH, so they are the ones wasm-pack runs).
+have_wbv=$("$TOOL_BIN/wasm-bindgen" --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have_wbv" = "$WBV" ] && [ -x "$TOOL_BIN/wasm-bindgen-test-runner" ]; then
   say "wasm-bindgen-cli $WBV: present"
 else
   say "cargo install wasm-bindgen-cli =$WBV (found: ${have_wbv:-none})"
@@ -52,7 +55,7 @@ else
     || cargo install wasm-bindgen-cli --version "=$WBV" --force
 fi
 
-have_wp=$(wasm-pack --version 2>/dev/null | awk '{print $2}' || true)
+have_wp=$("$TOOL_BIN/wasm-pack" --version 2>/dev/null | awk '{print $2}' || true)
 if [ "$have_wp" = "$WASM_PACK_VERSION" ]; then
   say "wasm-pack $WASM_PACK_VERSION: present"
 else

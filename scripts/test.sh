@@ -9,7 +9,7 @@
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$PWD
-export PATH="$ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+export PATH="$ROOT/node_modules/.bin:${CARGO_INSTALL_ROOT:-${CARGO_HOME:-$HOME/.cargo}}/bin:$HOME/.cargo/bin:$PATH"
 export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
 export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
 export WASM_BINDGEN_TEST_DRIVER_TIMEOUT=${WASM_BINDGEN_TEST_DRIVER_TIMEOUT:-30}
