@@ -115,7 +115,7 @@ fn unsupported(pointer: &str, name: &str) -> Error {
         ),
         None => format!("unknown codec {name:?}"),
     };
-    Error::new(ErrorCode::UnsupportedCodec, format!("{pointer}: {what}"))
+    Error::at(ErrorCode::UnsupportedCodec, pointer, what)
 }
 
 impl ArrayChain {
@@ -444,9 +444,9 @@ pub fn parse_array_meta(doc: &Json) -> Result<ArrayMeta> {
     let chunk_len = match doc.get("chunk_grid") {
         Some(g) => {
             if g.get("name").and_then(Json::as_str) != Some("regular") {
-                return Err(Error::new(
-                    ErrorCode::InvalidMetadata,
-                    "/chunk_grid/name: only the \"regular\" chunk grid is supported".to_string(),
+                return Err(Error::metadata(
+                    "/chunk_grid/name",
+                    "only the \"regular\" chunk grid is supported",
                 ));
             }
             match g.get("configuration").and_then(|c| c.get("chunk_shape")) {

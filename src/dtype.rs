@@ -152,12 +152,10 @@ impl DataType {
     /// Like `from_name`, with an `unsupported_data_type` error naming the pointer.
     pub fn parse(name: &str, pointer: &str) -> Result<DataType> {
         DataType::from_name(name).ok_or_else(|| {
-            Error::new(
+            Error::at(
                 ErrorCode::UnsupportedDataType,
-                format!(
-                    "{}: data type {name:?} is not one of the 26 numeric types this codec family supports",
-                    crate::error::show_pointer(pointer)
-                ),
+                pointer,
+                format!("data type {name:?} is not one of the 26 numeric types this codec family supports"),
             )
         })
     }

@@ -51,6 +51,8 @@ pub struct Error {
     pub code: ErrorCode,
     /// The message; names the JSON pointer or the element index and value.
     pub message: String,
+    /// The JSON pointer of the offending field, for errors about metadata.
+    pub path: Option<String>,
 }
 
 impl Error {
@@ -59,14 +61,33 @@ impl Error {
         Error {
             code,
             message: message.into(),
+            path: None,
+        }
+    }
+    /// An error about the field at a JSON pointer; the message starts with the pointer.
+    pub fn at(code: ErrorCode, pointer: &str, message: impl fmt::Display) -> Self {
+        Error {
+            code,
+            message: format!("{}: {}", show_pointer(pointer), message),
+            path: Some(pointer.to_string()),
         }
     }
     /// `invalid_metadata` at a JSON pointer.
     pub fn metadata(pointer: &str, message: impl fmt::Display) -> Self {
-        Error::new(
-            ErrorCode::InvalidMetadata,
-            format!("{}: {}", show_pointer(pointer), message),
-        )
+        Error::at(ErrorCode::InvalidMetadata, pointer, message)
+    }
+    /// The message without its leading JSON pointer.
+    pub fn detail(&self) -> &str {
+        match &self.path {
+            Some(p) => {
+                let prefix = show_pointer(p);
+                self.message
+                    .strip_prefix(prefix.as_str())
+                    .and_then(|m| m.strip_prefix(": "))
+                    .unwrap_or(&self.message)
+            }
+            None => &self.message,
+        }
     }
     /// Prefixes the message with a context (e.g. the codec and direction).
     pub fn context(mut self, ctx: impl fmt::Display) -> Self {
@@ -103,4 +124,85 @@ pub struct Warning {
     pub pointer: String,
     /// What was accepted and what to write.
     pub message: String,
+}
+
+/// One finding of the validator: a JSON pointer (RFC 6901; "" is the whole document), a stable
+/// code and a message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diag {
+    /// JSON pointer of the field.
+    pub path: String,
+    /// Stable code: an [`ErrorCode`] string for errors, `"lenient_form"` (etc.) for warnings.
+    pub code: &'static str,
+    /// What is wrong (without the pointer).
+    pub message: String,
+}
+
+/// Every error and warning found in a piece of metadata. Parsers report into it and go on, so
+/// one pass finds every independent problem; the strict API turns the first error into `Err`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Report {
+    /// Problems that make the metadata invalid.
+    pub errors: Vec<Diag>,
+    /// Lenient forms accepted on read and other things worth saying.
+    pub warnings: Vec<Diag>,
+    first: Option<Error>,
+}
+
+impl Report {
+    /// Records an error.
+    pub fn error(&mut self, e: Error) {
+        self.errors.push(Diag {
+            path: e.path.clone().unwrap_or_default(),
+            code: e.code.as_str(),
+            message: e.detail().to_string(),
+        });
+        if self.first.is_none() {
+            self.first = Some(e);
+        }
+    }
+    /// Records a warning.
+    pub fn warn(&mut self, path: &str, code: &'static str, message: impl Into<String>) {
+        self.warnings.push(Diag {
+            path: path.to_string(),
+            code,
+            message: message.into(),
+        });
+    }
+    /// `Some(v)` for `Ok(v)`; records the error of `Err` and gives `None`.
+    pub fn check<T>(&mut self, r: Result<T>) -> Option<T> {
+        match r {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.error(e);
+                None
+            }
+        }
+    }
+    /// Whether no error was recorded.
+    pub fn is_ok(&self) -> bool {
+        self.errors.is_empty()
+    }
+    /// The number of errors so far (to tell whether a step added any).
+    pub fn error_count(&self) -> usize {
+        self.errors.len()
+    }
+    /// `Ok(v)` when there is no error and `v` is `Some`; else the first error.
+    pub fn into_result<T>(self, v: Option<T>) -> Result<T> {
+        match (self.first, v) {
+            (None, Some(v)) => Ok(v),
+            (Some(e), _) => Err(e),
+            (None, None) => Err(Error::new(ErrorCode::InvalidMetadata, "invalid metadata")),
+        }
+    }
+    /// The warnings as [`Warning`]s.
+    pub fn lenient(&self) -> Vec<Warning> {
+        self.warnings
+            .iter()
+            .map(|d| Warning {
+                pointer: d.path.clone(),
+                message: d.message.clone(),
+            })
+            .collect()
+    }
 }
