@@ -1,81 +1,103 @@
 //! Codec chains: parse a codecs list, check its order, bind each codec to the data type and fill
-//! value it receives (passing both forward), and run encode/decode over a chunk.
+//! value it receives (passing both forward), and run encode/decode over a chunk. Every parser
+//! reports into a [`Report`] and goes on, so the same code gives the strict API its first error
+//! and the validator every problem.
 
 use crate::codec::cast::show;
 use crate::codec::cast_value::parse_data_type;
-use crate::codec::scalar;
-use crate::codec::{known_codec, Bytes, CastValue, CodecKind, ScaleOffset};
+use crate::codec::scale_offset::Convention;
+use crate::codec::{known_codec, scalar, Bytes, CastValue, CodecKind, ScaleOffset};
 use crate::dtype::DataType;
-use crate::error::{Error, ErrorCode, Result, Warning};
+use crate::error::{Error, ErrorCode, Report, Result};
 use crate::json::{parse, pointer_index, pointer_push, Json};
 
 /// One parsed entry of a codecs list.
 #[derive(Debug, Clone, Copy)]
 pub struct Entry<'a> {
-    /// JSON pointer of the entry.
+    /// Index in the list (`usize::MAX` for a lone codec, whose pointer is the base itself).
     pub index: usize,
     /// Codec name.
     pub name: &'a str,
     /// Its configuration, when present.
     pub config: Option<&'a Json>,
+    /// `"must_understand": false` was given.
+    pub optional: bool,
 }
 
 /// Splits a codec entry (short-hand string or object) into name and configuration.
-pub fn parse_entry<'a>(v: &'a Json, pointer: &str, index: usize) -> Result<Entry<'a>> {
+pub fn parse_entry<'a>(
+    v: &'a Json,
+    pointer: &str,
+    index: usize,
+    report: &mut Report,
+) -> Option<Entry<'a>> {
     match v {
-        Json::String(name) => Ok(Entry {
+        Json::String(name) => Some(Entry {
             index,
             name,
             config: None,
+            optional: false,
         }),
         Json::Object(obj) => {
-            let Some(name_v) = v.get("name") else {
-                return Err(Error::metadata(pointer, "a codec object needs a \"name\""));
-            };
-            let Some(name) = name_v.as_str() else {
-                return Err(Error::metadata(
-                    &pointer_push(pointer, "name"),
-                    format!("must be a string, found {}", name_v.kind_name()),
-                ));
-            };
+            let mut optional = false;
             for (k, val) in obj {
-                match k.as_str() {
-                    "name" | "configuration" => {}
-                    "must_understand" if val.as_bool().is_some() => {}
-                    "must_understand" => {
-                        return Err(Error::metadata(
-                            &pointer_push(pointer, k),
-                            "must_understand must be a boolean",
-                        ))
-                    }
-                    _ => {
-                        return Err(Error::metadata(
-                            &pointer_push(pointer, k),
-                            format!("unknown codec key {k:?}"),
-                        ))
-                    }
+                match (k.as_str(), val) {
+                    ("name", _) | ("configuration", _) => {}
+                    ("must_understand", Json::Bool(b)) => optional = !b,
+                    ("must_understand", _) => report.error(Error::metadata(
+                        &pointer_push(pointer, k),
+                        "must_understand must be a boolean",
+                    )),
+                    _ => report.error(Error::metadata(
+                        &pointer_push(pointer, k),
+                        format!("unknown codec key {k:?}"),
+                    )),
                 }
             }
-            Ok(Entry {
+            for k in v.duplicate_keys() {
+                report.error(Error::metadata(
+                    &pointer_push(pointer, k),
+                    format!("duplicate key {k:?}"),
+                ));
+            }
+            let name = match v.get("name") {
+                None => {
+                    report.error(Error::metadata(pointer, "a codec object needs a \"name\""));
+                    return None;
+                }
+                Some(Json::String(n)) => n.as_str(),
+                Some(other) => {
+                    report.error(Error::metadata(
+                        &pointer_push(pointer, "name"),
+                        format!("must be a string, found {}", other.kind_name()),
+                    ));
+                    return None;
+                }
+            };
+            Some(Entry {
                 index,
                 name,
                 config: v.get("configuration"),
+                optional,
             })
         }
-        _ => Err(Error::metadata(
-            pointer,
-            format!(
-                "a codec must be a string or an object, found {}",
-                v.kind_name()
-            ),
-        )),
+        _ => {
+            report.error(Error::metadata(
+                pointer,
+                format!(
+                    "a codec must be a string or an object, found {}",
+                    v.kind_name()
+                ),
+            ));
+            None
+        }
     }
 }
 
 /// An array -> array codec bound to its input data type.
 #[derive(Debug, Clone)]
 pub enum ArrayCodec {
-    /// scale_offset.
+    /// scale_offset or cf.scale_offset.
     ScaleOffset(ScaleOffset),
     /// cast_value.
     CastValue(CastValue),
@@ -90,8 +112,26 @@ impl ArrayCodec {
     }
     fn name(&self) -> &'static str {
         match self {
-            ArrayCodec::ScaleOffset(_) => "scale_offset",
+            ArrayCodec::ScaleOffset(c) => c.name(),
             ArrayCodec::CastValue(_) => "cast_value",
+        }
+    }
+    fn encode_fill(&self, fill: u64) -> std::result::Result<u64, String> {
+        match self {
+            ArrayCodec::ScaleOffset(c) => c.encode_value(fill).map_err(|e| e.message),
+            ArrayCodec::CastValue(c) => c.check_fill(fill),
+        }
+    }
+    fn encode(&self, input: &[u8], out: &mut [u8]) -> Result<()> {
+        match self {
+            ArrayCodec::ScaleOffset(c) => c.encode(input, out),
+            ArrayCodec::CastValue(c) => c.encode(input, out),
+        }
+    }
+    fn decode(&self, input: &[u8], out: &mut [u8]) -> Result<()> {
+        match self {
+            ArrayCodec::ScaleOffset(c) => c.decode(input, out),
+            ArrayCodec::CastValue(c) => c.decode(input, out),
         }
     }
 }
@@ -104,7 +144,14 @@ pub struct ArrayChain {
     decoded: DataType,
     encoded: DataType,
     encoded_fill: Option<u64>,
-    warnings: Vec<Warning>,
+}
+
+fn entry_pointer(base: &str, index: usize) -> String {
+    if index == usize::MAX {
+        base.to_string()
+    } else {
+        pointer_index(base, index)
+    }
 }
 
 fn unsupported(pointer: &str, name: &str) -> Error {
@@ -118,70 +165,118 @@ fn unsupported(pointer: &str, name: &str) -> Error {
     Error::at(ErrorCode::UnsupportedCodec, pointer, what)
 }
 
+/// Reports an unknown codec: an error, or a warning when it is marked `must_understand: false`
+/// (then it is skipped). Returns whether it was skipped.
+fn skip_unknown(e: &Entry, pointer: &str, report: &mut Report) -> bool {
+    if known_codec(e.name).is_some() {
+        return false;
+    }
+    if e.optional {
+        report.warn(
+            pointer,
+            "ignored_codec",
+            format!(
+                "unknown codec {:?} has must_understand: false, so it is ignored",
+                e.name
+            ),
+        );
+        return true;
+    }
+    report.error(unsupported(pointer, e.name));
+    false
+}
+
 impl ArrayChain {
     /// Binds array -> array entries to `dtype` and `fill` (the fill flows forward and must pass
-    /// every codec; cast_value checks it survives its round trip).
+    /// every codec; cast_value checks it survives its round trip). `dtype` is `None` when the
+    /// data type is unknown (already reported): the entries are then only checked for shape.
     pub fn bind(
         entries: &[Entry],
         base: &str,
-        dtype: DataType,
+        dtype: Option<DataType>,
         fill: Option<u64>,
-    ) -> Result<ArrayChain> {
+        report: &mut Report,
+    ) -> Option<ArrayChain> {
+        let errors_before = report.error_count();
         let mut cur = dtype;
         let mut cur_fill = fill;
         let mut codecs = Vec::with_capacity(entries.len());
-        let mut warnings = Vec::new();
         for e in entries {
-            let p = pointer_index(base, e.index);
+            let p = entry_pointer(base, e.index);
+            let Some(input) = cur else {
+                // Unknown input type: nothing more can be checked downstream.
+                if known_codec(e.name).is_none() {
+                    skip_unknown(e, &p, report);
+                }
+                continue;
+            };
             let codec = match e.name {
                 "scale_offset" => {
-                    ArrayCodec::ScaleOffset(ScaleOffset::parse(e.config, &p, cur, &mut warnings)?)
+                    ScaleOffset::parse(Convention::ScaleOffset, e.config, &p, input, report)
+                        .map(ArrayCodec::ScaleOffset)
+                }
+                "cf.scale_offset" => {
+                    ScaleOffset::parse(Convention::Cf, e.config, &p, input, report)
+                        .map(ArrayCodec::ScaleOffset)
                 }
                 "cast_value" => {
-                    ArrayCodec::CastValue(CastValue::parse(e.config, &p, cur, &mut warnings)?)
+                    let (c, to) = CastValue::parse(e.config, &p, input, report);
+                    cur = to;
+                    c.map(ArrayCodec::CastValue)
                 }
-                other => return Err(unsupported(&p, other)),
+                _ => {
+                    if !skip_unknown(e, &p, report) && known_codec(e.name).is_some() {
+                        report.error(unsupported(&p, e.name));
+                    }
+                    if !e.optional {
+                        cur = None;
+                    }
+                    None
+                }
+            };
+            let Some(codec) = codec else {
+                cur_fill = None;
+                continue;
             };
             if let Some(f) = cur_fill {
-                cur_fill = Some(match &codec {
-                    ArrayCodec::ScaleOffset(c) => c.encode_value(f).map_err(|err| {
-                        Error::metadata(
-                            &p,
-                            format!(
-                                "the fill value {} cannot pass through scale_offset: {}",
-                                show(cur, f),
-                                err.message
+                match codec.encode_fill(f) {
+                    Ok(enc) => cur_fill = Some(enc),
+                    Err(m) => {
+                        let what = match &codec {
+                            ArrayCodec::CastValue(_) => {
+                                format!("invalid fill value {} for cast_value: {m}", show(input, f))
+                            }
+                            _ => format!(
+                                "the fill value {} cannot pass through {}: {m}",
+                                show(input, f),
+                                codec.name()
                             ),
-                        )
-                    })?,
-                    ArrayCodec::CastValue(c) => c.check_fill(f).map_err(|m| {
-                        Error::metadata(
-                            &p,
-                            format!("invalid fill value {} for cast_value: {m}", show(cur, f)),
-                        )
-                    })?,
-                });
+                        };
+                        report.error(Error::metadata(&p, what));
+                        cur_fill = None;
+                    }
+                }
             }
             let next = codec.encoded_dtype();
-            codecs.push((p, codec, cur));
-            cur = next;
+            codecs.push((p, codec, input));
+            cur = Some(next);
         }
-        Ok(ArrayChain {
+        let decoded = dtype?;
+        let encoded = cur?;
+        if report.error_count() > errors_before {
+            return None;
+        }
+        Some(ArrayChain {
             codecs,
-            decoded: dtype,
-            encoded: cur,
+            decoded,
+            encoded,
             encoded_fill: cur_fill,
-            warnings,
         })
     }
 
     /// The data type after all codecs.
     pub fn encoded_dtype(&self) -> DataType {
         self.encoded
-    }
-    /// Lenient forms accepted while parsing the codecs.
-    pub fn warnings(&self) -> &[Warning] {
-        &self.warnings
     }
     /// The fill value after all codecs (when a fill was bound).
     pub fn encoded_fill(&self) -> Option<u64> {
@@ -196,11 +291,8 @@ impl ArrayChain {
         for (p, c, input) in &self.codecs {
             let out_t = c.encoded_dtype();
             let mut out = vec![0u8; n * out_t.size()];
-            let r = match c {
-                ArrayCodec::ScaleOffset(s) => s.encode(&cur, &mut out),
-                ArrayCodec::CastValue(s) => s.encode(&cur, &mut out),
-            };
-            r.map_err(|e| e.context(format!("{p} ({} encode, {input} -> {out_t})", c.name())))?;
+            c.encode(&cur, &mut out)
+                .map_err(|e| e.context(format!("{p} ({} encode, {input} -> {out_t})", c.name())))?;
             cur = out;
         }
         Ok(cur)
@@ -213,11 +305,7 @@ impl ArrayChain {
         let mut cur = data.to_vec();
         for (p, c, input) in self.codecs.iter().rev() {
             let mut out = vec![0u8; n * input.size()];
-            let r = match c {
-                ArrayCodec::ScaleOffset(s) => s.decode(&cur, &mut out),
-                ArrayCodec::CastValue(s) => s.decode(&cur, &mut out),
-            };
-            r.map_err(|e| {
+            c.decode(&cur, &mut out).map_err(|e| {
                 e.context(format!(
                     "{p} ({} decode, {} -> {input})",
                     c.name(),
@@ -273,71 +361,94 @@ pub struct Chain {
 }
 
 impl Chain {
-    /// Parses and binds a full codecs list (`pointer` of the list) for `dtype` and `fill`.
-    pub fn bind(list: &Json, pointer: &str, dtype: DataType, fill: Option<u64>) -> Result<Chain> {
+    /// Parses and binds a full codecs list (`pointer` of the list) for `dtype` and `fill`,
+    /// checking the order array->array*, one array->bytes, bytes->bytes*.
+    pub fn bind(
+        list: &Json,
+        pointer: &str,
+        dtype: Option<DataType>,
+        fill: Option<u64>,
+        report: &mut Report,
+    ) -> Option<Chain> {
+        let errors_before = report.error_count();
         let Some(items) = list.as_array() else {
-            return Err(Error::metadata(
+            report.error(Error::metadata(
                 pointer,
                 format!("codecs must be an array, found {}", list.kind_name()),
             ));
+            return None;
         };
         if items.is_empty() {
-            return Err(Error::metadata(
+            report.error(Error::metadata(
                 pointer,
                 "codecs must not be empty: it needs an array->bytes codec",
             ));
+            return None;
         }
         let mut array_entries = Vec::new();
         let mut bytes_entry: Option<Entry> = None;
+        let mut bytes_to_bytes = Vec::new();
         for (i, item) in items.iter().enumerate() {
             let p = pointer_index(pointer, i);
-            let e = parse_entry(item, &p, i)?;
-            let kind = known_codec(e.name).map(|k| k.0);
-            match (kind, bytes_entry.is_some()) {
+            let Some(e) = parse_entry(item, &p, i, report) else {
+                continue;
+            };
+            match (known_codec(e.name).map(|k| k.0), bytes_entry.is_some()) {
+                (None, _) => {
+                    if !skip_unknown(&e, &p, report) {
+                        // An unknown codec's kind is unknown: what follows cannot be checked.
+                        return None;
+                    }
+                }
                 (Some(CodecKind::ArrayToArray), false) => array_entries.push(e),
-                (Some(CodecKind::ArrayToArray), true) => {
-                    return Err(Error::metadata(
-                        &p,
-                        format!(
-                            "the array->array codec {:?} must come before the array->bytes codec",
-                            e.name
-                        ),
-                    ))
-                }
+                (Some(CodecKind::ArrayToArray), true) => report.error(Error::metadata(
+                    &p,
+                    format!(
+                        "the array->array codec {:?} must come before the array->bytes codec",
+                        e.name
+                    ),
+                )),
                 (Some(CodecKind::ArrayToBytes), false) => bytes_entry = Some(e),
-                (Some(CodecKind::ArrayToBytes), true) => {
-                    return Err(Error::metadata(
-                        &p,
-                        "a codecs list has exactly one array->bytes codec; this is a second one",
-                    ))
-                }
-                (Some(CodecKind::BytesToBytes), false) => {
-                    return Err(Error::metadata(
-                        &p,
-                        format!(
-                            "the bytes->bytes codec {:?} must come after the array->bytes codec",
-                            e.name
-                        ),
-                    ))
-                }
-                (Some(CodecKind::BytesToBytes), true) | (None, _) => {
-                    return Err(unsupported(&p, e.name))
-                }
+                (Some(CodecKind::ArrayToBytes), true) => report.error(Error::metadata(
+                    &p,
+                    "a codecs list has exactly one array->bytes codec; this is a second one",
+                )),
+                (Some(CodecKind::BytesToBytes), false) => report.error(Error::metadata(
+                    &p,
+                    format!(
+                        "the bytes->bytes codec {:?} must come after the array->bytes codec",
+                        e.name
+                    ),
+                )),
+                (Some(CodecKind::BytesToBytes), true) => bytes_to_bytes.push((p, e)),
             }
         }
-        let Some(be) = bytes_entry else {
-            return Err(Error::metadata(
+        if bytes_entry.is_none() {
+            report.error(Error::metadata(
                 pointer,
                 "codecs has no array->bytes codec (e.g. \"bytes\")",
             ));
-        };
-        let array = ArrayChain::bind(&array_entries, pointer, dtype, fill)?;
-        let bp = pointer_index(pointer, be.index);
-        if be.name != "bytes" {
-            return Err(unsupported(&bp, be.name));
         }
-        let bytes = Bytes::parse(be.config, &bp, array.encoded_dtype())?;
-        Ok(Chain { array, bytes })
+        let array = ArrayChain::bind(&array_entries, pointer, dtype, fill, report);
+        let bytes = bytes_entry.and_then(|be| {
+            let bp = pointer_index(pointer, be.index);
+            if be.name != "bytes" {
+                report.error(unsupported(&bp, be.name));
+                return None;
+            }
+            let input = array.as_ref().map(ArrayChain::encoded_dtype);
+            Bytes::parse(be.config, &bp, input, report)
+        });
+        for (p, e) in bytes_to_bytes {
+            report.error(unsupported(&p, e.name));
+        }
+        if report.error_count() > errors_before {
+            return None;
+        }
+        Some(Chain {
+            array: array?,
+            bytes: bytes?,
+        })
     }
 
     /// Encodes a chunk's in-memory data to stored bytes.
@@ -363,193 +474,310 @@ pub struct ArrayMeta {
     pub chunk_len: usize,
     /// The bound codec chain.
     pub chain: Chain,
-    /// Lenient forms accepted on read (fill value, codec scalars).
-    pub warnings: Vec<Warning>,
 }
 
-fn nonneg_int(v: &Json, pointer: &str) -> Result<u64> {
-    v.as_number()
+fn nonneg_int(v: &Json, pointer: &str, report: &mut Report) -> Option<u64> {
+    let r = v
+        .as_number()
         .filter(|t| t.bytes().all(|c| c.is_ascii_digit()))
-        .and_then(|t| t.parse::<u64>().ok())
-        .ok_or_else(|| {
-            Error::metadata(
-                pointer,
-                format!(
-                    "must be a non-negative integer, found {}",
-                    v.to_json_string()
-                ),
-            )
-        })
+        .and_then(|t| t.parse::<u64>().ok());
+    if r.is_none() {
+        report.error(Error::metadata(
+            pointer,
+            format!(
+                "must be a non-negative integer, found {}",
+                v.to_json_string()
+            ),
+        ));
+    }
+    r
 }
 
-fn shape_len(v: &Json, pointer: &str) -> Result<usize> {
+/// Parses a shape-like array; returns (dimensions, element count).
+fn shape(v: &Json, pointer: &str, positive: bool, report: &mut Report) -> Option<(usize, usize)> {
     let Some(items) = v.as_array() else {
-        return Err(Error::metadata(
+        report.error(Error::metadata(
             pointer,
             format!("must be an array of integers, found {}", v.kind_name()),
         ));
+        return None;
     };
-    let mut n: u64 = 1;
+    let mut n: Option<u64> = Some(1);
     for (i, d) in items.iter().enumerate() {
-        let x = nonneg_int(d, &pointer_index(pointer, i))?;
-        n = n
-            .checked_mul(x)
-            .filter(|&n| n <= isize::MAX as u64 / 8)
-            .ok_or_else(|| {
-                Error::metadata(
-                    pointer,
-                    "the chunk has more elements than can be addressed".to_string(),
-                )
-            })?;
+        let p = pointer_index(pointer, i);
+        let x = nonneg_int(d, &p, report);
+        if positive && x == Some(0) {
+            report.error(Error::metadata(&p, "chunk dimensions must be positive"));
+        }
+        n = match (n, x) {
+            (Some(n), Some(x)) => n.checked_mul(x),
+            _ => None,
+        };
     }
-    usize::try_from(n).map_err(|_| Error::metadata(pointer, "the chunk is too large"))
+    // Byte counts must stay addressable (8-byte elements), on wasm32 too.
+    let limit = (isize::MAX as u64) / 8;
+    match n {
+        Some(n) if n <= limit => Some((items.len(), n as usize)),
+        Some(_) => {
+            report.error(Error::metadata(
+                pointer,
+                "has more elements than can be addressed",
+            ));
+            None
+        }
+        None => None,
+    }
 }
 
-/// Parses a zarr.json array document (as parsed JSON).
-pub fn parse_array_meta(doc: &Json) -> Result<ArrayMeta> {
-    if doc.as_object().is_none() {
-        return Err(Error::metadata(
+/// The top-level keys of a Zarr v3 array document.
+const ARRAY_KEYS: [&str; 11] = [
+    "zarr_format",
+    "node_type",
+    "shape",
+    "data_type",
+    "chunk_grid",
+    "chunk_key_encoding",
+    "fill_value",
+    "codecs",
+    "attributes",
+    "storage_transformers",
+    "dimension_names",
+];
+
+/// Parses a zarr.json array document, reporting every problem.
+pub fn parse_array_meta(doc: &Json, report: &mut Report) -> Option<ArrayMeta> {
+    let errors_before = report.error_count();
+    let Some(obj) = doc.as_object() else {
+        report.error(Error::metadata(
             "",
             format!(
                 "array metadata must be an object, found {}",
                 doc.kind_name()
             ),
         ));
-    }
-    if let Some(z) = doc.get("zarr_format") {
-        if z.as_number() != Some("3") {
-            return Err(Error::metadata(
-                "/zarr_format",
-                format!("must be 3, found {}", z.to_json_string()),
-            ));
-        }
-    }
-    if let Some(t) = doc.get("node_type") {
-        if t.as_str() != Some("array") {
-            return Err(Error::metadata(
-                "/node_type",
-                format!("must be \"array\", found {}", t.to_json_string()),
-            ));
-        }
-    }
-    let mut warnings = Vec::new();
-    let dtype = match doc.get("data_type") {
-        Some(d) => parse_data_type(d, "/data_type")?,
-        None => return Err(Error::metadata("", "missing required key \"data_type\"")),
+        return None;
     };
-    let fill = match doc.get("fill_value") {
-        Some(f) => scalar(dtype, f, "/fill_value", &mut warnings)?,
-        None => return Err(Error::metadata("", "missing required key \"fill_value\"")),
+    for (k, v) in obj {
+        if ARRAY_KEYS.contains(&k.as_str()) {
+            continue;
+        }
+        let p = pointer_push("", k);
+        if v.get("must_understand").and_then(Json::as_bool) == Some(false) {
+            report.warn(
+                &p,
+                "ignored_field",
+                format!("unknown field {k:?} has must_understand: false, so it is ignored"),
+            );
+        } else {
+            report.error(Error::metadata(
+                &p,
+                format!("unknown field {k:?}; readers must fail unless it is an object with \"must_understand\": false"),
+            ));
+        }
+    }
+    for k in doc.duplicate_keys() {
+        report.error(Error::metadata(
+            &pointer_push("", k),
+            format!("duplicate key {k:?}"),
+        ));
+    }
+    match doc.get("zarr_format") {
+        Some(z) if z.as_number() == Some("3") => {}
+        Some(z) => report.error(Error::metadata(
+            "/zarr_format",
+            format!("must be 3, found {}", z.to_json_string()),
+        )),
+        None => report.error(Error::metadata("", "missing required key \"zarr_format\"")),
+    }
+    match doc.get("node_type") {
+        Some(t) if t.as_str() == Some("array") => {}
+        Some(t) => report.error(Error::metadata(
+            "/node_type",
+            format!("must be \"array\", found {}", t.to_json_string()),
+        )),
+        None => report.error(Error::metadata("", "missing required key \"node_type\"")),
+    }
+    let dims = match doc.get("shape") {
+        Some(s) => shape(s, "/shape", false, report).map(|s| s.0),
+        None => {
+            report.error(Error::metadata("", "missing required key \"shape\""));
+            None
+        }
+    };
+    let dtype = match doc.get("data_type") {
+        Some(d) => report.check(parse_data_type(d, "/data_type")),
+        None => {
+            report.error(Error::metadata("", "missing required key \"data_type\""));
+            None
+        }
+    };
+    let fill = match (doc.get("fill_value"), dtype) {
+        (Some(f), Some(dt)) => scalar(dt, f, "/fill_value", report),
+        (Some(_), None) => None,
+        (None, _) => {
+            report.error(Error::metadata("", "missing required key \"fill_value\""));
+            None
+        }
     };
     let chunk_len = match doc.get("chunk_grid") {
-        Some(g) => {
-            if g.get("name").and_then(Json::as_str) != Some("regular") {
-                return Err(Error::metadata(
+        Some(g) => match (
+            g.get("name").and_then(Json::as_str),
+            g.get("configuration").and_then(|c| c.get("chunk_shape")),
+        ) {
+            (Some("regular"), Some(s)) => {
+                let cs = shape(s, "/chunk_grid/configuration/chunk_shape", true, report);
+                if let (Some((n, _)), Some(d)) = (cs, dims) {
+                    if n != d {
+                        report.error(Error::metadata(
+                            "/chunk_grid/configuration/chunk_shape",
+                            format!("has {n} dimensions but shape has {d}"),
+                        ));
+                    }
+                }
+                cs.map(|c| c.1)
+            }
+            (Some("regular"), None) => {
+                report.error(Error::metadata(
+                    "/chunk_grid/configuration",
+                    "missing \"chunk_shape\"",
+                ));
+                None
+            }
+            _ => {
+                report.error(Error::metadata(
                     "/chunk_grid/name",
                     "only the \"regular\" chunk grid is supported",
                 ));
+                None
             }
-            match g.get("configuration").and_then(|c| c.get("chunk_shape")) {
-                Some(s) => shape_len(s, "/chunk_grid/configuration/chunk_shape")?,
-                None => {
-                    return Err(Error::metadata(
-                        "/chunk_grid/configuration",
-                        "missing \"chunk_shape\"",
-                    ))
+        },
+        None => {
+            report.error(Error::metadata("", "missing required key \"chunk_grid\""));
+            None
+        }
+    };
+    if let Some(st) = doc.get("storage_transformers") {
+        match st.as_array() {
+            Some([]) => {}
+            Some(_) => report.error(Error::at(
+                ErrorCode::UnsupportedCodec,
+                "/storage_transformers",
+                "storage transformers are not supported",
+            )),
+            None => report.error(Error::metadata("/storage_transformers", "must be an array")),
+        }
+    }
+    if let Some(a) = doc.get("attributes") {
+        if a.as_object().is_none() {
+            report.error(Error::metadata(
+                "/attributes",
+                format!("must be an object, found {}", a.kind_name()),
+            ));
+        }
+    }
+    if let Some(names) = doc.get("dimension_names") {
+        match names.as_array() {
+            Some(items) => {
+                for (i, n) in items.iter().enumerate() {
+                    if !matches!(n, Json::String(_) | Json::Null) {
+                        report.error(Error::metadata(
+                            &pointer_index("/dimension_names", i),
+                            "must be a string or null",
+                        ));
+                    }
+                }
+                if let Some(d) = dims.filter(|&d| d != items.len()) {
+                    report.error(Error::metadata(
+                        "/dimension_names",
+                        format!("has {} names but shape has {d} dimensions", items.len()),
+                    ));
                 }
             }
+            None => report.error(Error::metadata("/dimension_names", "must be an array")),
         }
-        None => match doc.get("shape") {
-            Some(s) => shape_len(s, "/shape")?,
-            None => return Err(Error::metadata("", "missing required key \"chunk_grid\"")),
-        },
+    }
+    let chain = match doc.get("codecs") {
+        Some(c) => Chain::bind(c, "/codecs", dtype, fill, report),
+        None => {
+            report.error(Error::metadata("", "missing required key \"codecs\""));
+            None
+        }
     };
-    let Some(codecs) = doc.get("codecs") else {
-        return Err(Error::metadata("", "missing required key \"codecs\""));
-    };
-    let chain = Chain::bind(codecs, "/codecs", dtype, Some(fill))?;
-    warnings.extend(chain.array.warnings().iter().cloned());
-    Ok(ArrayMeta {
-        dtype,
-        chunk_len,
-        chain,
-        warnings,
+    if report.error_count() > errors_before {
+        return None;
+    }
+    Some(ArrayMeta {
+        dtype: dtype?,
+        chunk_len: chunk_len?,
+        chain: chain?,
     })
 }
 
-/// Parses metadata JSON text into an [`ArrayMeta`].
+/// Parses metadata JSON text into an [`ArrayMeta`]: the first problem is the error.
 pub fn parse_array_meta_text(text: &str) -> Result<ArrayMeta> {
-    parse_array_meta(&parse(text)?)
+    let doc = parse(text)?;
+    let mut r = Report::default();
+    let m = parse_array_meta(&doc, &mut r);
+    r.into_result(m)
 }
 
 /// Parses a codecs argument of the typed-array API: one array->array codec (object or
 /// short-hand name, as JSON text or a bare name) or a list of them.
 pub fn parse_array_codecs(text: &str, dtype: DataType) -> Result<ArrayChain> {
+    let doc = codecs_doc(text)?;
+    let mut r = Report::default();
+    let c = bind_array_codecs(&doc, Some(dtype), &mut r);
+    r.into_result(c)
+}
+
+/// The JSON of a codecs argument: JSON text, or a bare codec name.
+fn codecs_doc(text: &str) -> Result<Json> {
     let t = text.trim_start();
-    let doc = if t.starts_with(['[', '{', '"']) {
-        parse(text)?
+    if t.starts_with(['[', '{', '"']) {
+        parse(text)
     } else {
-        Json::String(text.trim().to_string())
+        Ok(Json::String(text.trim().to_string()))
+    }
+}
+
+/// Binds one array->array codec or a list (pointers relative to the argument itself).
+fn bind_array_codecs(
+    doc: &Json,
+    dtype: Option<DataType>,
+    report: &mut Report,
+) -> Option<ArrayChain> {
+    let (items, single): (Vec<&Json>, bool) = match doc {
+        Json::Array(a) => (a.iter().collect(), false),
+        other => (vec![other], true),
     };
-    let (items, base): (Vec<&Json>, &str) = match &doc {
-        Json::Array(a) => (a.iter().collect(), ""),
-        other => (vec![other], ""),
-    };
-    let single = !matches!(doc, Json::Array(_));
     let mut entries = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         let p = if single {
             String::new()
         } else {
-            pointer_index(base, i)
+            pointer_index("", i)
         };
-        let e = parse_entry(item, &p, i)?;
+        let Some(mut e) = parse_entry(item, &p, i, report) else {
+            continue;
+        };
         match known_codec(e.name) {
-            Some((CodecKind::ArrayToArray, _)) => entries.push(e),
-            Some((kind, _)) => {
-                return Err(Error::metadata(
-                    &p,
-                    format!("encode/decode take array->array codecs only; {:?} is {} (use encodeChunk/decodeChunk)", e.name, kind.as_str()),
-                ))
+            Some((CodecKind::ArrayToArray, _)) | None => {
+                if single {
+                    e.index = usize::MAX;
+                }
+                entries.push(e)
             }
-            None => return Err(unsupported(&p, e.name)),
+            Some((kind, _)) => report.error(Error::metadata(
+                &p,
+                format!(
+                    "encode/decode take array->array codecs only; {:?} is {} (use encodeChunk/decodeChunk)",
+                    e.name,
+                    kind.as_str()
+                ),
+            )),
         }
     }
-    if single {
-        // Pointers of a single codec are relative to the codec itself.
-        let e = entries.first().copied().map(|mut e| {
-            e.index = 0;
-            e
-        });
-        let Some(e) = e else {
-            return Err(Error::metadata("", "no codec given"));
-        };
-        return ArrayChain::bind_single(e, dtype);
-    }
-    ArrayChain::bind(&entries, base, dtype, None)
-}
-
-impl ArrayChain {
-    fn bind_single(e: Entry, dtype: DataType) -> Result<ArrayChain> {
-        let mut warnings = Vec::new();
-        let codec = match e.name {
-            "scale_offset" => {
-                ArrayCodec::ScaleOffset(ScaleOffset::parse(e.config, "", dtype, &mut warnings)?)
-            }
-            "cast_value" => {
-                ArrayCodec::CastValue(CastValue::parse(e.config, "", dtype, &mut warnings)?)
-            }
-            other => return Err(unsupported("", other)),
-        };
-        let enc = codec.encoded_dtype();
-        Ok(ArrayChain {
-            codecs: vec![(String::new(), codec, dtype)],
-            decoded: dtype,
-            encoded: enc,
-            encoded_fill: None,
-            warnings,
-        })
-    }
+    ArrayChain::bind(&entries, "", dtype, None, report)
 }
 
 /// Parses a data type argument: a bare name or JSON text (a string or an object).
@@ -560,4 +788,72 @@ pub fn parse_data_type_arg(text: &str) -> Result<DataType> {
     } else {
         DataType::parse(t, "")
     }
+}
+
+/// Validates metadata given as JSON text: a whole zarr.json array document, a codecs list, or a
+/// single codec (object or short-hand name). `data_type` (a name or JSON text) is the data type a
+/// codecs list or codec receives; without it only their shape is checked (and a warning says so).
+/// Every problem is reported; lenient forms accepted on read are warnings.
+pub fn validate(text: &str, data_type: Option<&str>) -> Report {
+    let mut r = Report::default();
+    let doc = match parse(text) {
+        Ok(d) => d,
+        Err(e) => {
+            r.error(e);
+            return r;
+        }
+    };
+    let dtype = match data_type {
+        Some(t) => r.check(parse_data_type_arg(t)),
+        None => None,
+    };
+    let is_codec = match &doc {
+        Json::Array(_) | Json::String(_) => true,
+        Json::Object(_) => {
+            doc.get("name").is_some()
+                && doc.get("zarr_format").is_none()
+                && doc.get("codecs").is_none()
+        }
+        _ => false,
+    };
+    if !is_codec {
+        parse_array_meta(&doc, &mut r);
+        return r;
+    }
+    if data_type.is_none() {
+        r.warn(
+            "",
+            "no_data_type",
+            "no data type given: scalars and the fill value were not checked",
+        );
+    }
+    let has_bytes = match &doc {
+        Json::Array(items) => items.iter().any(|i| {
+            let name = match i {
+                Json::String(s) => Some(s.as_str()),
+                other => other.get("name").and_then(Json::as_str),
+            };
+            name.and_then(known_codec)
+                .is_some_and(|k| k.0 != CodecKind::ArrayToArray)
+        }),
+        _ => false,
+    };
+    if has_bytes {
+        Chain::bind(&doc, "", dtype, None, &mut r);
+    } else if let Json::Object(_) | Json::String(_) = doc {
+        let name = match &doc {
+            Json::String(s) => Some(s.as_str()),
+            other => other.get("name").and_then(Json::as_str),
+        };
+        if name == Some("bytes") {
+            if let Some(e) = parse_entry(&doc, "", 0, &mut r) {
+                Bytes::parse(e.config, "", dtype, &mut r);
+            }
+        } else {
+            bind_array_codecs(&doc, dtype, &mut r);
+        }
+    } else {
+        bind_array_codecs(&doc, dtype, &mut r);
+    }
+    r
 }

@@ -80,5 +80,16 @@ pub fn encoded_data_type(codecs: &str, data_type: &str) -> Result<DataType> {
 /// (e.g. `"+Infinity"`, `1000.0` for an integer type), each with its JSON pointer and the strict
 /// spelling to write instead. An invalid document is an error.
 pub fn metadata_warnings(metadata: &str) -> Result<Vec<Warning>> {
-    Ok(chain::parse_array_meta_text(metadata)?.warnings)
+    let doc = json::parse(metadata)?;
+    let mut r = error::Report::default();
+    let m = chain::parse_array_meta(&doc, &mut r);
+    let warnings = r.lenient();
+    r.into_result(m).map(|_| warnings)
+}
+
+/// Validates metadata (JSON text): a whole zarr.json array document, a codecs list or a single
+/// codec; `data_type` is the data type a codecs list or codec receives. Reports every error and
+/// warning with its JSON pointer.
+pub fn validate(metadata: &str, data_type: Option<&str>) -> error::Report {
+    chain::validate(metadata, data_type)
 }

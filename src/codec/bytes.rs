@@ -2,7 +2,7 @@
 //! 4/6/8-bit types take one byte each, upper bits ignored on read and zero on write.
 
 use crate::dtype::DataType;
-use crate::error::{Error, Result};
+use crate::error::{Error, Report};
 use crate::json::{pointer_push, Json};
 
 /// A `bytes` codec bound to the data type it receives.
@@ -13,53 +13,62 @@ pub struct Bytes {
 }
 
 impl Bytes {
-    /// Parses the configuration for data type `dtype`; `endian` is required for multi-byte types.
-    pub fn parse(config: Option<&Json>, pointer: &str, dtype: DataType) -> Result<Self> {
+    /// Parses the configuration for data type `dtype` (`None` when unknown: only the
+    /// configuration's shape is checked); `endian` is required for multi-byte types. Every
+    /// problem is reported into `report`.
+    pub fn parse(
+        config: Option<&Json>,
+        pointer: &str,
+        dtype: Option<DataType>,
+        report: &mut Report,
+    ) -> Option<Self> {
+        let errors_before = report.error_count();
         let cfg_ptr = pointer_push(pointer, "configuration");
         let mut endian = None;
         if let Some(cfg) = config {
-            let Some(obj) = cfg.as_object() else {
-                return Err(Error::metadata(
+            match cfg.as_object() {
+                None => report.error(Error::metadata(
                     &cfg_ptr,
                     format!("configuration must be an object, found {}", cfg.kind_name()),
-                ));
-            };
-            for (k, v) in obj {
-                let p = pointer_push(&cfg_ptr, k);
-                match (k.as_str(), v.as_str()) {
-                    ("endian", Some("little")) => endian = Some(false),
-                    ("endian", Some("big")) => endian = Some(true),
-                    ("endian", _) => {
-                        return Err(Error::metadata(
-                            &p,
-                            format!(
-                                "endian must be \"little\" or \"big\", found {}",
-                                v.to_json_string()
-                            ),
-                        ))
-                    }
-                    _ => {
-                        return Err(Error::metadata(
-                            &p,
-                            format!("unknown configuration key {k:?}; bytes takes only \"endian\""),
-                        ))
+                )),
+                Some(obj) => {
+                    for (k, v) in obj {
+                        let p = pointer_push(&cfg_ptr, k);
+                        match (k.as_str(), v.as_str()) {
+                            ("endian", Some("little")) => endian = Some(false),
+                            ("endian", Some("big")) => endian = Some(true),
+                            ("endian", _) => report.error(Error::metadata(
+                                &p,
+                                format!(
+                                    "endian must be \"little\" or \"big\", found {}",
+                                    v.to_json_string()
+                                ),
+                            )),
+                            _ => report.error(Error::metadata(
+                                &p,
+                                format!(
+                                    "unknown configuration key {k:?}; bytes takes only \"endian\""
+                                ),
+                            )),
+                        }
                     }
                 }
             }
         }
-        let big = match endian {
-            Some(b) => b,
-            None if dtype.needs_endian() => {
-                return Err(Error::metadata(
-                    &pointer_push(&cfg_ptr, "endian"),
-                    format!(
-                        "the bytes codec needs \"endian\" for the multi-byte data type {dtype}"
-                    ),
-                ))
-            }
-            None => false,
-        };
-        Ok(Bytes { dtype, big })
+        let dtype = dtype?;
+        if endian.is_none() && dtype.needs_endian() && report.error_count() == errors_before {
+            report.error(Error::metadata(
+                &pointer_push(&cfg_ptr, "endian"),
+                format!("the bytes codec needs \"endian\" for the multi-byte data type {dtype}"),
+            ));
+        }
+        if report.error_count() > errors_before {
+            return None;
+        }
+        Some(Bytes {
+            dtype,
+            big: endian.unwrap_or(false),
+        })
     }
 
     /// Encodes in-memory elements into stored bytes.

@@ -4,8 +4,7 @@
 use crate::codec::cast::{cast_bits, same_value, show, value, Num, OutOfRange};
 use crate::codec::scalar;
 use crate::dtype::DataType;
-use crate::error::Warning;
-use crate::error::{Error, Result};
+use crate::error::{Error, Report, Result};
 use crate::json::{pointer_index, pointer_push, Json};
 use crate::num::RoundingMode;
 
@@ -66,37 +65,45 @@ pub fn parse_data_type(v: &Json, pointer: &str) -> Result<DataType> {
 fn parse_map(
     v: &Json,
     pointer: &str,
-    key_type: DataType,
-    val_type: DataType,
-    warnings: &mut Vec<Warning>,
-) -> Result<Vec<(Num, u64)>> {
+    key_type: Option<DataType>,
+    val_type: Option<DataType>,
+    report: &mut Report,
+) -> Vec<(Num, u64)> {
     let Some(items) = v.as_array() else {
-        return Err(Error::metadata(
+        report.error(Error::metadata(
             pointer,
             format!(
                 "must be an array of [input, output] pairs, found {}",
                 v.kind_name()
             ),
         ));
+        return Vec::new();
     };
-    let mut out = Vec::with_capacity(items.len());
+    let mut out: Vec<(Num, u64)> = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         let p = pointer_index(pointer, i);
-        match item.as_array() {
-            Some([k, val]) => {
-                let kb = scalar(key_type, k, &pointer_index(&p, 0), warnings)?;
-                let vb = scalar(val_type, val, &pointer_index(&p, 1), warnings)?;
-                out.push((value(key_type, kb), vb));
+        let Some([k, val]) = item.as_array() else {
+            report.error(Error::metadata(
+                &p,
+                "each scalar_map entry must be a two-element array [input, output]",
+            ));
+            continue;
+        };
+        let kb = key_type.and_then(|t| scalar(t, k, &pointer_index(&p, 0), report).map(|b| (t, b)));
+        let vb = val_type.and_then(|t| scalar(t, val, &pointer_index(&p, 1), report));
+        if let (Some((t, kb)), Some(vb)) = (kb, vb) {
+            let key = value(t, kb);
+            if out.iter().any(|(k, _)| same_value(*k, key)) {
+                report.warn(
+                    &pointer_index(&p, 0),
+                    "duplicate_key",
+                    format!("the input {} is already mapped by an earlier entry, which wins; writers should not repeat keys", show(t, kb)),
+                );
             }
-            _ => {
-                return Err(Error::metadata(
-                    &p,
-                    "each scalar_map entry must be a two-element array [input, output]",
-                ))
-            }
+            out.push((key, vb));
         }
     }
-    Ok(out)
+    out
 }
 
 #[inline]
@@ -107,75 +114,94 @@ fn lookup(map: &[(Num, u64)], v: Num) -> Option<u64> {
 impl CastValue {
     /// Parses the configuration for input data type `from`. `pointer` is the codec object's.
     /// Lenient scalar forms are recorded in `warnings`.
+    /// Parses the configuration for input data type `from`. Every problem is reported into
+    /// `report`. Returns the codec (when valid) and the target data type (when it parsed, so a
+    /// chain can go on checking the codecs after this one).
     pub fn parse(
         config: Option<&Json>,
         pointer: &str,
         from: DataType,
-        warnings: &mut Vec<Warning>,
-    ) -> Result<Self> {
+        report: &mut Report,
+    ) -> (Option<Self>, Option<DataType>) {
+        let errors_before = report.error_count();
         let cfg_ptr = pointer_push(pointer, "configuration");
         let Some(cfg) = config else {
-            return Err(Error::metadata(
+            report.error(Error::metadata(
                 pointer,
                 "cast_value needs a configuration with a \"data_type\"",
             ));
+            return (None, None);
         };
         let Some(obj) = cfg.as_object() else {
-            return Err(Error::metadata(
+            report.error(Error::metadata(
                 &cfg_ptr,
                 format!("configuration must be an object, found {}", cfg.kind_name()),
             ));
+            return (None, None);
         };
         for (k, _) in obj {
             if !matches!(
                 k.as_str(),
                 "data_type" | "rounding" | "out_of_range" | "scalar_map"
             ) {
-                return Err(Error::metadata(
+                report.error(Error::metadata(
                     &pointer_push(&cfg_ptr, k),
                     format!("unknown configuration key {k:?}; cast_value takes data_type, rounding, out_of_range and scalar_map"),
                 ));
             }
         }
-        let Some(dt) = cfg.get("data_type") else {
-            return Err(Error::metadata(
-                &cfg_ptr,
-                "missing required key \"data_type\"",
+        for k in cfg.duplicate_keys() {
+            report.error(Error::metadata(
+                &pointer_push(&cfg_ptr, k),
+                format!("duplicate key {k:?}"),
             ));
+        }
+        let to = match cfg.get("data_type") {
+            None => {
+                report.error(Error::metadata(
+                    &cfg_ptr,
+                    "missing required key \"data_type\"",
+                ));
+                None
+            }
+            Some(dt) => report.check(parse_data_type(dt, &pointer_push(&cfg_ptr, "data_type"))),
         };
-        let to = parse_data_type(dt, &pointer_push(&cfg_ptr, "data_type"))?;
         let rounding = match cfg.get("rounding") {
             None => RoundingMode::NearestEven,
-            Some(r) => r.as_str().and_then(RoundingMode::parse).ok_or_else(|| {
-                Error::metadata(
+            Some(r) => r.as_str().and_then(RoundingMode::parse).unwrap_or_else(|| {
+                report.error(Error::metadata(
                     &pointer_push(&cfg_ptr, "rounding"),
                     format!(
                         "{} is not a rounding mode; use one of \"nearest-even\", \"towards-zero\", \"towards-positive\", \"towards-negative\", \"nearest-away\"",
                         r.to_json_string()
                     ),
-                )
-            })?,
+                ));
+                RoundingMode::NearestEven
+            }),
         };
         let oor_ptr = pointer_push(&cfg_ptr, "out_of_range");
         let out_of_range = match cfg.get("out_of_range") {
             None => OutOfRange::Error,
             Some(o) => match o.as_str() {
                 Some("clamp") => OutOfRange::Clamp,
-                Some("wrap") if to.int().is_some() => OutOfRange::Wrap,
                 Some("wrap") => {
-                    return Err(Error::metadata(
-                        &oor_ptr,
-                        format!("\"wrap\" is only permitted for integer data types, not {to}"),
-                    ))
+                    if let Some(t) = to.filter(|t| t.int().is_none()) {
+                        report.error(Error::metadata(
+                            &oor_ptr,
+                            format!("\"wrap\" is only permitted for integer data types, not {t}"),
+                        ));
+                    }
+                    OutOfRange::Wrap
                 }
                 _ => {
-                    return Err(Error::metadata(
+                    report.error(Error::metadata(
                         &oor_ptr,
                         format!(
                             "{} is not an out_of_range mode; use \"clamp\" or \"wrap\"",
                             o.to_json_string()
                         ),
-                    ))
+                    ));
+                    OutOfRange::Error
                 }
             },
         };
@@ -183,34 +209,42 @@ impl CastValue {
         let mut decode_map = Vec::new();
         if let Some(sm) = cfg.get("scalar_map") {
             let sm_ptr = pointer_push(&cfg_ptr, "scalar_map");
-            let Some(sm_obj) = sm.as_object() else {
-                return Err(Error::metadata(
+            match sm.as_object() {
+                None => report.error(Error::metadata(
                     &sm_ptr,
                     format!("scalar_map must be an object, found {}", sm.kind_name()),
-                ));
-            };
-            for (k, v) in sm_obj {
-                let p = pointer_push(&sm_ptr, k);
-                match k.as_str() {
-                    "encode" => encode_map = parse_map(v, &p, from, to, warnings)?,
-                    "decode" => decode_map = parse_map(v, &p, to, from, warnings)?,
-                    _ => {
-                        return Err(Error::metadata(
-                            &p,
-                            format!("unknown scalar_map key {k:?}; use \"encode\" and \"decode\""),
-                        ))
+                )),
+                Some(sm_obj) => {
+                    for (k, v) in sm_obj {
+                        let p = pointer_push(&sm_ptr, k);
+                        match k.as_str() {
+                            "encode" => encode_map = parse_map(v, &p, Some(from), to, report),
+                            "decode" => decode_map = parse_map(v, &p, to, Some(from), report),
+                            _ => report.error(Error::metadata(
+                                &p,
+                                format!(
+                                    "unknown scalar_map key {k:?}; use \"encode\" and \"decode\""
+                                ),
+                            )),
+                        }
                     }
                 }
             }
         }
-        Ok(CastValue {
-            from,
-            to,
-            rounding,
-            out_of_range,
-            encode_map,
-            decode_map,
-        })
+        match to {
+            Some(to) if report.error_count() == errors_before => (
+                Some(CastValue {
+                    from,
+                    to,
+                    rounding,
+                    out_of_range,
+                    encode_map,
+                    decode_map,
+                }),
+                Some(to),
+            ),
+            _ => (None, to),
+        }
     }
 
     /// The input (decoded) data type.

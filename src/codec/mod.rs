@@ -10,24 +10,17 @@ pub use cast_value::CastValue;
 pub use scale_offset::ScaleOffset;
 
 use crate::dtype::DataType;
-use crate::error::{Result, Warning};
+use crate::error::Report;
 use crate::json::{parse_scalar, Json};
 
-/// Parses a JSON scalar of `dtype` at `pointer`, recording a lenient form in `warnings`.
-pub fn scalar(
-    dtype: DataType,
-    v: &Json,
-    pointer: &str,
-    warnings: &mut Vec<Warning>,
-) -> Result<u64> {
-    let s = parse_scalar(dtype, v, pointer)?;
+/// Parses a JSON scalar of `dtype` at `pointer`: an error is reported (giving `None`), a lenient
+/// form becomes a `lenient_form` warning.
+pub fn scalar(dtype: DataType, v: &Json, pointer: &str, report: &mut Report) -> Option<u64> {
+    let s = report.check(parse_scalar(dtype, v, pointer))?;
     if let Some(message) = s.lenient {
-        warnings.push(Warning {
-            pointer: pointer.to_string(),
-            message,
-        });
+        report.warn(pointer, "lenient_form", message);
     }
-    Ok(s.bits)
+    Some(s.bits)
 }
 
 /// The kind of a codec in a Zarr v3 chain.

@@ -1,10 +1,13 @@
-//! The `scale_offset` codec: encode `(x - offset) * scale`, decode `x / scale + offset`, every
-//! operation in the array's data type; an unrepresentable intermediate or result is an error.
+//! The `scale_offset` codec (encode `(x - offset) * scale`, decode `x / scale + offset`) and
+//! its multiply-to-unpack sibling `cf.scale_offset` (encode `(x - offset) / scale`, decode
+//! `x * scale + offset`, zarr-extensions issue #64). Every operation is computed in the array's
+//! data type, one rounding per operation, never fused; an unrepresentable intermediate or result
+//! is an error.
 
 use crate::codec::cast::{show, show_f64};
 use crate::codec::scalar;
 use crate::dtype::{DataType, Kind};
-use crate::error::{Error, ErrorCode, Result, Warning};
+use crate::error::{Error, ErrorCode, Report, Result};
 use crate::json::{pointer_push, Json};
 use crate::num::{FloatFormat, IntFormat, Rounded, RoundingMode};
 
@@ -31,62 +34,99 @@ enum Arith {
     },
 }
 
-/// A `scale_offset` codec bound to its data type.
+/// Which side of the codec multiplies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Convention {
+    /// `scale_offset`: multiply to pack, divide to unpack.
+    ScaleOffset,
+    /// `cf.scale_offset`: divide to pack, multiply to unpack (CF, GDAL).
+    Cf,
+}
+
+impl Convention {
+    /// The codec name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Convention::ScaleOffset => "scale_offset",
+            Convention::Cf => "cf.scale_offset",
+        }
+    }
+}
+
+/// A `scale_offset` or `cf.scale_offset` codec bound to its data type.
 #[derive(Debug, Clone)]
 pub struct ScaleOffset {
     dtype: DataType,
     arith: Arith,
+    conv: Convention,
 }
 
 /// Why one element failed, before the element index is attached.
 struct Fail(ErrorCode, String);
 
+/// The arithmetic operation of a step.
+#[derive(Clone, Copy)]
+enum Op {
+    Mul,
+    Div,
+}
+
 impl ScaleOffset {
     /// Parses the configuration (`None` when absent) for input data type `dtype`. `pointer` is
-    /// the JSON pointer of the codec object.
-    /// Lenient scalar forms are recorded in `warnings`.
+    /// the JSON pointer of the codec object. Every problem is reported into `report` (then the
+    /// result is `None`); lenient scalar forms become warnings.
     pub fn parse(
+        conv: Convention,
         config: Option<&Json>,
         pointer: &str,
         dtype: DataType,
-        warnings: &mut Vec<Warning>,
-    ) -> Result<Self> {
+        report: &mut Report,
+    ) -> Option<Self> {
+        let errors_before = report.error_count();
         let cfg_ptr = pointer_push(pointer, "configuration");
         let mut offset = None;
         let mut scale = None;
+        let mut seen = (false, false);
         if let Some(cfg) = config {
-            let Some(obj) = cfg.as_object() else {
-                return Err(Error::metadata(
+            match cfg.as_object() {
+                None => report.error(Error::metadata(
                     &cfg_ptr,
                     format!("configuration must be an object, found {}", cfg.kind_name()),
-                ));
-            };
-            for (k, v) in obj {
-                let p = pointer_push(&cfg_ptr, k);
-                match k.as_str() {
-                    "offset" if offset.is_none() => offset = Some(scalar(dtype, v, &p, warnings)?),
-                    "scale" if scale.is_none() => scale = Some(scalar(dtype, v, &p, warnings)?),
-                    "offset" | "scale" => {
-                        return Err(Error::metadata(&p, format!("duplicate key {k:?}")));
-                    }
-                    _ => {
-                        return Err(Error::metadata(
-                            &p,
-                            format!("unknown configuration key {k:?}; scale_offset takes only \"offset\" and \"scale\""),
-                        ))
+                )),
+                Some(obj) => {
+                    for (k, v) in obj {
+                        let p = pointer_push(&cfg_ptr, k);
+                        let slot = match k.as_str() {
+                            "offset" => (&mut seen.0, &mut offset),
+                            "scale" => (&mut seen.1, &mut scale),
+                            _ => {
+                                report.error(Error::metadata(
+                                    &p,
+                                    format!(
+                                        "unknown configuration key {k:?}; {} takes only \"offset\" and \"scale\"",
+                                        conv.name()
+                                    ),
+                                ));
+                                continue;
+                            }
+                        };
+                        if *slot.0 {
+                            report.error(Error::metadata(&p, format!("duplicate key {k:?}")));
+                            continue;
+                        }
+                        *slot.0 = true;
+                        *slot.1 = scalar(dtype, v, &p, report);
                     }
                 }
             }
         }
+        let scale_ptr = pointer_push(&cfg_ptr, "scale");
         let arith = match dtype.kind() {
             Kind::Int(fmt) => {
                 let offset = offset.map_or(0, |b| fmt.from_bits(b));
                 let scale = scale.map_or(1, |b| fmt.from_bits(b));
                 if scale == 0 {
-                    return Err(Error::metadata(
-                        &pointer_push(&cfg_ptr, "scale"),
-                        "scale must be non-zero",
-                    ));
+                    report.error(Error::metadata(&scale_ptr, "scale must be non-zero"));
                 }
                 Arith::Int { fmt, offset, scale }
             }
@@ -98,18 +138,24 @@ impl ScaleOffset {
                     None if fmt.has_zero() => Some(0.0),
                     None => None,
                 };
-                let sc = match scale {
-                    Some(b) => fmt.decode(b),
-                    None => 1.0,
-                };
+                let sc = scale.map_or(1.0, |b| fmt.decode(b));
                 if sc == 0.0 {
-                    return Err(Error::metadata(
-                        &pointer_push(&cfg_ptr, "scale"),
+                    report.error(Error::metadata(
+                        &scale_ptr,
                         format!(
                             "scale must be non-zero (got {})",
                             show(dtype, scale.unwrap_or(0))
                         ),
                     ));
+                } else if !sc.is_finite() {
+                    report.warn(
+                        &scale_ptr,
+                        "non_finite_scale",
+                        format!(
+                            "scale {} makes every decoded value NaN, zero or infinite",
+                            show(dtype, scale.unwrap_or(0))
+                        ),
+                    );
                 }
                 match dtype {
                     DataType::Float32 => Arith::F32 {
@@ -128,7 +174,15 @@ impl ScaleOffset {
                 }
             }
         };
-        Ok(ScaleOffset { dtype, arith })
+        if report.error_count() > errors_before {
+            return None;
+        }
+        Some(ScaleOffset { dtype, arith, conv })
+    }
+
+    /// The codec name.
+    pub fn name(&self) -> &'static str {
+        self.conv.name()
     }
 
     /// The data type (unchanged by this codec).
@@ -136,52 +190,67 @@ impl ScaleOffset {
         self.dtype
     }
 
+    /// The operation applied to the scale when encoding and when decoding.
+    fn ops(&self) -> (Op, Op) {
+        match self.conv {
+            Convention::ScaleOffset => (Op::Mul, Op::Div),
+            Convention::Cf => (Op::Div, Op::Mul),
+        }
+    }
+
     fn encode_one(&self, x: u64) -> std::result::Result<u64, Fail> {
+        let (op, _) = self.ops();
+        let what = match op {
+            Op::Mul => "(x - offset) * scale",
+            Op::Div => "(x - offset) / scale",
+        };
         match self.arith {
             Arith::Int { fmt, offset, scale } => {
                 let x = fmt.from_bits(x);
                 let d = int_step(fmt, x.checked_sub(offset), "x - offset")?;
-                let p = int_step(fmt, d.checked_mul(scale), "(x - offset) * scale")?;
-                Ok(fmt.to_bits(p))
+                Ok(fmt.to_bits(int_scale(fmt, d, op, scale, what)?))
             }
             Arith::F32 { offset, scale } => {
-                Ok(((f32::from_bits(x as u32) - offset) * scale).to_bits() as u64)
+                Ok(f32_op(op, f32::from_bits(x as u32) - offset, scale).to_bits() as u64)
             }
-            Arith::F64 { offset, scale } => Ok(((f64::from_bits(x) - offset) * scale).to_bits()),
+            Arith::F64 { offset, scale } => {
+                Ok(f64_op(op, f64::from_bits(x) - offset, scale).to_bits())
+            }
             Arith::Narrow { fmt, offset, scale } => {
                 let v = fmt.decode(x);
                 let d = match offset {
                     Some(o) => narrow_step(&fmt, v - o, "x - offset")?.1,
                     None => v,
                 };
-                Ok(narrow_step(&fmt, d * scale, "(x - offset) * scale")?.0)
+                Ok(narrow_step(&fmt, f64_op(op, d, scale), what)?.0)
             }
         }
     }
 
     fn decode_one(&self, y: u64) -> std::result::Result<u64, Fail> {
+        let (_, op) = self.ops();
+        let (what, what_off) = match op {
+            Op::Mul => ("x * scale", "x * scale + offset"),
+            Op::Div => ("x / scale", "x / scale + offset"),
+        };
         match self.arith {
             Arith::Int { fmt, offset, scale } => {
                 let y = fmt.from_bits(y);
-                if y % scale != 0 {
-                    return Err(Fail(
-                        ErrorCode::NotRepresentable,
-                        format!("x / scale = {y} / {scale} is not an integer, so it is not representable in {}", dtype_name(fmt)),
-                    ));
-                }
-                let q = int_step(fmt, y.checked_div(scale), "x / scale")?;
-                let r = int_step(fmt, q.checked_add(offset), "x / scale + offset")?;
+                let q = int_scale(fmt, y, op, scale, what)?;
+                let r = int_step(fmt, q.checked_add(offset), what_off)?;
                 Ok(fmt.to_bits(r))
             }
             Arith::F32 { offset, scale } => {
-                Ok((f32::from_bits(y as u32) / scale + offset).to_bits() as u64)
+                Ok((f32_op(op, f32::from_bits(y as u32), scale) + offset).to_bits() as u64)
             }
-            Arith::F64 { offset, scale } => Ok((f64::from_bits(y) / scale + offset).to_bits()),
+            Arith::F64 { offset, scale } => {
+                Ok((f64_op(op, f64::from_bits(y), scale) + offset).to_bits())
+            }
             Arith::Narrow { fmt, offset, scale } => {
                 let v = fmt.decode(y);
-                let (code, q) = narrow_step(&fmt, v / scale, "x / scale")?;
+                let (code, q) = narrow_step(&fmt, f64_op(op, v, scale), what)?;
                 match offset {
-                    Some(o) => Ok(narrow_step(&fmt, q + o, "x / scale + offset")?.0),
+                    Some(o) => Ok(narrow_step(&fmt, q + o, what_off)?.0),
                     None => Ok(code),
                 }
             }
@@ -203,46 +272,36 @@ impl ScaleOffset {
 
     /// Encodes an in-memory buffer of the data type into `out` (same length).
     pub fn encode(&self, input: &[u8], out: &mut [u8]) -> Result<()> {
-        match self.arith {
-            Arith::F32 { offset, scale } => {
-                for (o, i) in out.chunks_exact_mut(4).zip(input.chunks_exact(4)) {
-                    let x = f32::from_le_bytes([i[0], i[1], i[2], i[3]]);
-                    o.copy_from_slice(&((x - offset) * scale).to_le_bytes());
-                }
-                Ok(())
+        let (op, _) = self.ops();
+        match (self.arith, op) {
+            (Arith::F32 { offset, scale }, Op::Mul) => {
+                map_f32(input, out, |x| (x - offset) * scale)
             }
-            Arith::F64 { offset, scale } => {
-                for (o, i) in out.chunks_exact_mut(8).zip(input.chunks_exact(8)) {
-                    let mut b = [0u8; 8];
-                    b.copy_from_slice(i);
-                    o.copy_from_slice(&((f64::from_le_bytes(b) - offset) * scale).to_le_bytes());
-                }
-                Ok(())
+            (Arith::F32 { offset, scale }, Op::Div) => {
+                map_f32(input, out, |x| (x - offset) / scale)
             }
-            _ => self.each(input, out, true),
+            (Arith::F64 { offset, scale }, Op::Mul) => {
+                map_f64(input, out, |x| (x - offset) * scale)
+            }
+            (Arith::F64 { offset, scale }, Op::Div) => {
+                map_f64(input, out, |x| (x - offset) / scale)
+            }
+            _ => return self.each(input, out, true),
         }
+        Ok(())
     }
 
     /// Decodes an in-memory buffer of the data type into `out` (same length).
     pub fn decode(&self, input: &[u8], out: &mut [u8]) -> Result<()> {
-        match self.arith {
-            Arith::F32 { offset, scale } => {
-                for (o, i) in out.chunks_exact_mut(4).zip(input.chunks_exact(4)) {
-                    let y = f32::from_le_bytes([i[0], i[1], i[2], i[3]]);
-                    o.copy_from_slice(&(y / scale + offset).to_le_bytes());
-                }
-                Ok(())
-            }
-            Arith::F64 { offset, scale } => {
-                for (o, i) in out.chunks_exact_mut(8).zip(input.chunks_exact(8)) {
-                    let mut b = [0u8; 8];
-                    b.copy_from_slice(i);
-                    o.copy_from_slice(&(f64::from_le_bytes(b) / scale + offset).to_le_bytes());
-                }
-                Ok(())
-            }
-            _ => self.each(input, out, false),
+        let (_, op) = self.ops();
+        match (self.arith, op) {
+            (Arith::F32 { offset, scale }, Op::Div) => map_f32(input, out, |y| y / scale + offset),
+            (Arith::F32 { offset, scale }, Op::Mul) => map_f32(input, out, |y| y * scale + offset),
+            (Arith::F64 { offset, scale }, Op::Div) => map_f64(input, out, |y| y / scale + offset),
+            (Arith::F64 { offset, scale }, Op::Mul) => map_f64(input, out, |y| y * scale + offset),
+            _ => return self.each(input, out, false),
         }
+        Ok(())
     }
 
     fn each(&self, input: &[u8], out: &mut [u8], enc: bool) -> Result<()> {
@@ -266,6 +325,65 @@ impl ScaleOffset {
             }
         }
         Ok(())
+    }
+}
+
+/// One native f32 operation (Rust never contracts `a * b + c` into an FMA).
+#[inline(always)]
+fn f32_op(op: Op, a: f32, b: f32) -> f32 {
+    match op {
+        Op::Mul => a * b,
+        Op::Div => a / b,
+    }
+}
+
+/// One native f64 operation.
+#[inline(always)]
+fn f64_op(op: Op, a: f64, b: f64) -> f64 {
+    match op {
+        Op::Mul => a * b,
+        Op::Div => a / b,
+    }
+}
+
+#[inline(always)]
+fn map_f32(input: &[u8], out: &mut [u8], f: impl Fn(f32) -> f32) {
+    for (o, i) in out.chunks_exact_mut(4).zip(input.chunks_exact(4)) {
+        let mut b = [0u8; 4];
+        b.copy_from_slice(i);
+        o.copy_from_slice(&f(f32::from_le_bytes(b)).to_le_bytes());
+    }
+}
+
+#[inline(always)]
+fn map_f64(input: &[u8], out: &mut [u8], f: impl Fn(f64) -> f64) {
+    for (o, i) in out.chunks_exact_mut(8).zip(input.chunks_exact(8)) {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(i);
+        o.copy_from_slice(&f(f64::from_le_bytes(b)).to_le_bytes());
+    }
+}
+
+/// Multiplies or (exactly) divides by the scale, with a range check.
+#[inline]
+fn int_scale(
+    fmt: IntFormat,
+    v: i128,
+    op: Op,
+    scale: i128,
+    what: &str,
+) -> std::result::Result<i128, Fail> {
+    match op {
+        Op::Mul => int_step(fmt, v.checked_mul(scale), what),
+        Op::Div => {
+            if v % scale != 0 {
+                return Err(Fail(
+                    ErrorCode::NotRepresentable,
+                    format!("{what} = {v} / {scale} is not an integer, so it is not representable in {}", dtype_name(fmt)),
+                ));
+            }
+            int_step(fmt, v.checked_div(scale), what)
+        }
     }
 }
 
