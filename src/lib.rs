@@ -7,6 +7,7 @@
 
 #![warn(missing_docs)]
 
+pub mod cf;
 pub mod chain;
 pub mod codec;
 pub mod dtype;
@@ -92,4 +93,20 @@ pub fn metadata_warnings(metadata: &str) -> Result<Vec<Warning>> {
 /// warning with its JSON pointer.
 pub fn validate(metadata: &str, data_type: Option<&str>) -> error::Report {
     chain::validate(metadata, data_type)
+}
+
+/// The Zarr `{"data_type", "fill_value", "codecs"}` that reproduce `xarray.decode_cf` for data
+/// packed as `packed_data_type` with the CF attributes `attrs` (JSON text); see [`cf::from_cf`].
+/// Returns JSON text.
+pub fn from_cf(
+    attrs: &str,
+    packed_data_type: &str,
+    attribute_dtype: Option<&str>,
+) -> Result<String> {
+    let packed = chain::parse_data_type_arg(packed_data_type)?;
+    let ad = match attribute_dtype {
+        Some(t) => Some(chain::parse_data_type_arg(t)?),
+        None => None,
+    };
+    Ok(cf::from_cf(&json::parse(attrs)?, packed, ad)?.to_json_string())
 }
