@@ -147,8 +147,17 @@ export interface CastValueCodec extends CodecObject {
   };
 }
 
+/**
+ * The `cf.scale_offset` codec (experimental name, zarr-extensions issue #64): decode
+ * `x * scale + offset`, encode `(x - offset) / scale`, in the array's data type.
+ */
+export interface CfScaleOffsetCodec extends CodecObject {
+  name: 'cf.scale_offset';
+  configuration?: { offset?: JsonScalar; scale?: JsonScalar };
+}
+
 /** One codec: an object, or its short-hand name (e.g. `"scale_offset"`). */
-export type Codec = ScaleOffsetCodec | CastValueCodec | CodecObject | string;
+export type Codec = ScaleOffsetCodec | CfScaleOffsetCodec | CastValueCodec | CodecObject | string;
 
 /**
  * Array->array codecs: one codec or a list of them (objects or short-hand names), or JSON text of
@@ -295,6 +304,65 @@ export function typedArrayConstructor(
   | Float32ArrayConstructor
   | Float64ArrayConstructor
   | (typeof globalThis extends { Float16Array: infer C } ? C : never);
+
+/** One finding of `validate`. */
+export interface Diagnostic {
+  /** RFC 6901 JSON pointer of the field ("" is the whole input), e.g. "/codecs/1/configuration/scale". */
+  path: string;
+  /** Stable code: an {@link ErrorCode} for errors; for warnings "lenient_form", "duplicate_key",
+   * "ignored_field", "ignored_codec", "no_data_type", "non_finite_scale". */
+  code: string;
+  /** What is wrong, in words. */
+  message: string;
+}
+
+/** The result of `validate`. */
+export interface ValidationResult {
+  /** No errors (warnings allowed). */
+  valid: boolean;
+  errors: Diagnostic[];
+  warnings: Diagnostic[];
+}
+
+/**
+ * Validates a zarr.json array document, a codecs list or a single codec (object, JSON text or
+ * short-hand name), reporting every problem with its JSON pointer. `dataType` is the data type a
+ * codecs list or codec receives. Never throws for bad metadata.
+ */
+export function validate(metadata: unknown, dataType?: DataType): ValidationResult;
+
+/** A CF attribute value: a number, or a typed netCDF attribute `{value, dtype}`. */
+export type CfAttribute = number | bigint | { value: number | bigint; dtype: 'float16' | 'float32' | 'float64' | DataTypeName };
+
+/** netCDF/CF packing attributes. */
+export interface CfAttributes {
+  scale_factor?: CfAttribute;
+  add_offset?: CfAttribute;
+  _FillValue?: CfAttribute | Array<number | bigint> | string;
+  missing_value?: CfAttribute | Array<number | bigint>;
+  _Unsigned?: 'true' | 'false' | boolean;
+  [key: string]: unknown;
+}
+
+/** What `fromCF` returns: the pieces of a zarr.json that reproduce `xarray.decode_cf`. */
+export interface CfArrayParts {
+  data_type: DataTypeName;
+  fill_value: JsonScalar;
+  codecs: Array<CodecObject>;
+}
+
+/**
+ * From CF packing attributes of data packed as `packedDataType`, the Zarr `data_type`,
+ * `fill_value` and codecs list (`[cf.scale_offset, cast_value, bytes]`) whose decode equals
+ * `xarray.decode_cf` bit for bit, following xarray's choice of float32 or float64.
+ * `options.attributeDataType` says untyped scale/offset numbers were netCDF float32/float64
+ * attributes (JSON numbers are otherwise read as Python floats/ints, as xarray sees them).
+ */
+export function fromCF(
+  attrs: CfAttributes | string,
+  packedDataType: DataType,
+  options?: { attributeDataType?: 'float32' | 'float64' },
+): CfArrayParts;
 
 /** The version of the Rust core. */
 export function version(): string;

@@ -370,6 +370,66 @@ export function typedArrayConstructor(dataType) {
   return CONSTRUCTORS[typedArrayKind(dataType)];
 }
 
+/**
+ * Validates metadata: a whole zarr.json array document, a codecs list, or a single codec (an
+ * object, JSON text, or a short-hand codec name). `dataType` is the data type a codecs list or
+ * codec receives (without it only their shape is checked). Reports every problem, not only the
+ * first: `{ valid, errors: [{path, code, message}], warnings: [{path, code, message}] }` with
+ * RFC 6901 JSON pointers. Lenient forms accepted on read are warnings. Never throws for bad
+ * metadata (only for a call before ready()).
+ */
+export function validate(metadata, dataType) {
+  ensureReady('validate');
+  let text;
+  if (typeof metadata === 'string') {
+    const t = metadata.trim();
+    text = SHORT_HAND.test(t) && !JSON_WORDS.has(t) ? JSON.stringify(t) : metadata;
+  } else {
+    try {
+      text = toJson(metadata);
+    } catch (e) {
+      return {
+        valid: false,
+        errors: [{ path: '', code: 'invalid_json', message: `cannot serialise the metadata: ${e.message}` }],
+        warnings: [],
+      };
+    }
+    if (text === undefined) {
+      return {
+        valid: false,
+        errors: [{ path: '', code: 'invalid_metadata', message: `expected metadata, got ${describe(metadata)}` }],
+        warnings: [],
+      };
+    }
+  }
+  let dt;
+  if (dataType !== undefined && dataType !== null) {
+    try {
+      dt = dataTypeArgs(dataType)[1];
+    } catch (e) {
+      return { valid: false, errors: [{ path: '', code: e.code ?? 'unsupported_data_type', message: e.message }], warnings: [] };
+    }
+  }
+  const r = wasm.validate(text, dt);
+  const plain = (list) => Array.from(list, (d) => ({ path: d.path, code: d.code, message: d.message }));
+  return { valid: r.valid, errors: plain(r.errors), warnings: plain(r.warnings) };
+}
+
+/**
+ * From netCDF/CF packing attributes (`scale_factor`, `add_offset`, `_FillValue`, `missing_value`,
+ * `_Unsigned`) of data packed as `packedDataType`, the Zarr `{data_type, fill_value, codecs}`
+ * whose decode equals `xarray.decode_cf` bit for bit (xarray's float32/float64 choice included).
+ * An attribute may be `{value, dtype}` to say it was a typed netCDF attribute;
+ * `options.attributeDataType` ("float32" | "float64") types every untyped scale/offset number.
+ * Give `attrs` as JSON text to keep int64 fill values beyond 2^53 exact.
+ */
+export function fromCF(attrs, packedDataType, options = {}) {
+  ensureReady('fromCF');
+  const text = typeof attrs === 'string' ? attrs : toJson(attrs);
+  const ad = options.attributeDataType === undefined ? undefined : dataTypeArgs(options.attributeDataType)[1];
+  return JSON.parse(wasm.fromCF(text, dataTypeArgs(packedDataType)[1], ad));
+}
+
 /** The version of the Rust core. */
 export function version() {
   ensureReady('version');

@@ -83,6 +83,47 @@ pub fn metadata_warnings(metadata: &str) -> Result<js_sys::Array, JsValue> {
     Ok(out)
 }
 
+fn set(o: &js_sys::Object, k: &str, v: &JsValue) {
+    // Setting a property on a fresh plain object cannot fail.
+    let _ = js_sys::Reflect::set(o, &JsValue::from_str(k), v);
+}
+
+fn diags(list: &[crate::error::Diag]) -> js_sys::Array {
+    let out = js_sys::Array::new();
+    for d in list {
+        let o = js_sys::Object::new();
+        set(&o, "path", &JsValue::from_str(&d.path));
+        set(&o, "code", &JsValue::from_str(d.code));
+        set(&o, "message", &JsValue::from_str(&d.message));
+        out.push(&o);
+    }
+    out
+}
+
+/// Validates metadata (JSON text: a zarr.json array document, a codecs list or one codec);
+/// `data_type` is the data type a codecs list or codec receives. Returns
+/// `{valid, errors: [{path, code, message}], warnings: [...]}`; never throws.
+#[wasm_bindgen]
+pub fn validate(metadata: &str, data_type: Option<String>) -> JsValue {
+    let r = crate::validate(metadata, data_type.as_deref());
+    let o = js_sys::Object::new();
+    set(&o, "valid", &JsValue::from_bool(r.is_ok()));
+    set(&o, "errors", &diags(&r.errors));
+    set(&o, "warnings", &diags(&r.warnings));
+    o.into()
+}
+
+/// CF attributes (JSON text) and the packed data type to `{data_type, fill_value, codecs}` as
+/// JSON text, reproducing `xarray.decode_cf`.
+#[wasm_bindgen(js_name = fromCF)]
+pub fn from_cf(
+    attrs: &str,
+    packed_data_type: &str,
+    attribute_dtype: Option<String>,
+) -> Result<String, JsValue> {
+    crate::from_cf(attrs, packed_data_type, attribute_dtype.as_deref()).map_err(to_js)
+}
+
 /// The crate version.
 #[wasm_bindgen]
 pub fn version() -> String {

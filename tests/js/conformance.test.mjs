@@ -22,11 +22,9 @@ import {
   bytesOf,
 } from './helpers.mjs';
 
-const FAMILIES = ['scale_offset', 'cast_value', 'chains', 'exotic'];
+const FAMILIES = ['scale_offset', 'cast_value', 'chains', 'exotic', 'cf', 'metadata_errors'];
 const SKIPPED = {
-  fixedscaleoffset: 'numcodecs.fixedscaleoffset is a later issue',
-  cf: 'cf.scale_offset is a later issue',
-  metadata_errors: 'needs validate(), a later issue',
+  fixedscaleoffset: 'numcodecs.fixedscaleoffset is being wired in (issue 3)',
 };
 const MAX_LISTED = 20;
 
@@ -191,12 +189,34 @@ function runTyped(v) {
   return problems;
 }
 
+// ---- validate: metadata_error vectors are invalid (with pointers and codes), all others valid --
+function runValidate(v) {
+  const r = attempt(() => z.validate(v.metadataText));
+  if (!r.ok) return [`validate threw ${describeError(r.error)}`];
+  const { valid, errors, warnings } = r.value;
+  if (!Array.isArray(errors) || !Array.isArray(warnings)) return ['validate: errors/warnings are not arrays'];
+  for (const d of [...errors, ...warnings]) {
+    if (typeof d.path !== 'string' || (d.path !== '' && !d.path.startsWith('/'))) return [`validate: bad path ${d.path}`];
+    if (typeof d.code !== 'string' || typeof d.message !== 'string' || d.message === '') return ['validate: bad diagnostic'];
+  }
+  for (const d of errors) {
+    if (!ERROR_CODES.has(d.code)) return [`validate: undocumented error code ${d.code}`];
+  }
+  if (v.expect === 'metadata_error') {
+    return valid === false && errors.length > 0 ? [] : ['validate: expected valid === false'];
+  }
+  return valid === true && errors.length === 0
+    ? []
+    : [`validate: expected valid, got ${errors.map((e) => `${e.path} ${e.code} ${e.message}`).join('; ')}`];
+}
+
 const totals = [];
 
 for (const family of FAMILIES) {
   for (const [api, run] of [
     ['chunk API', runChunk],
     ['typed-array API', runTyped],
+    ['validator', runValidate],
   ]) {
     test(`conformance: ${family} via the ${api}`, (t) => {
       const vectors = loadFamily(family);
@@ -204,7 +224,7 @@ for (const family of FAMILIES) {
       const failures = [];
       const byExpect = {};
       for (const v of vectors) {
-        if (api === 'typed-array API' && v.afterBytes > 0) {
+        if (api === 'typed-array API' && v.afterBytes > 0 && v.expect !== 'metadata_error') {
           failures.push({ id: v.id, reason: 'codecs after the bytes codec: not runnable through the typed-array API' });
           continue;
         }
@@ -245,7 +265,7 @@ for (const family of FAMILIES) {
 test('conformance: summary', (t) => {
   const passed = totals.reduce((a, x) => a + x.passed, 0);
   const total = totals.reduce((a, x) => a + x.total, 0);
-  const line = `conformance total: ${passed}/${total} (vector, API) checks passed over ${FAMILIES.length} families x 2 APIs`;
+  const line = `conformance total: ${passed}/${total} (vector, API) checks passed over ${FAMILIES.length} families x 3 APIs (chunk, typed-array, validate)`;
   t.diagnostic(line);
-  assert.equal(totals.length, FAMILIES.length * 2);
+  assert.equal(totals.length, FAMILIES.length * 3);
 });

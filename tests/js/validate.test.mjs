@@ -1,0 +1,98 @@
+// validate() and fromCF() over the built package.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+
+import * as z from 'zarr-scale-offset';
+
+before(async () => {
+  await z.ready();
+});
+
+const doc = (dataType, fill, codecs) => ({
+  zarr_format: 3,
+  node_type: 'array',
+  shape: [4],
+  data_type: dataType,
+  chunk_grid: { name: 'regular', configuration: { chunk_shape: [4] } },
+  chunk_key_encoding: { name: 'default' },
+  fill_value: fill,
+  codecs,
+});
+
+test('validate reports three independent problems with pointers and codes', () => {
+  const d = doc('float32', 0, [
+    { name: 'scale_offset', configuration: { scale: 0, factor: 2 } },
+    { name: 'cast_value', configuration: { data_type: 'uint8', rounding: 'up' } },
+    'bytes',
+  ]);
+  const r = z.validate(d);
+  assert.equal(r.valid, false);
+  assert.deepEqual(
+    r.errors.map((e) => [e.path, e.code]),
+    [
+      ['/codecs/0/configuration/factor', 'invalid_metadata'],
+      ['/codecs/0/configuration/scale', 'invalid_metadata'],
+      ['/codecs/1/configuration/rounding', 'invalid_metadata'],
+    ],
+  );
+  for (const e of r.errors) assert.ok(e.message.length > 10, e.message);
+  // The same document as JSON text gives the same report.
+  assert.deepEqual(z.validate(JSON.stringify(d)), r);
+});
+
+test('validate: malformed JSON is one error at "" with the position', () => {
+  const r = z.validate('{"zarr_format": 3,, }');
+  assert.equal(r.valid, false);
+  assert.equal(r.errors.length, 1);
+  assert.equal(r.errors[0].path, '');
+  assert.equal(r.errors[0].code, 'invalid_json');
+  assert.match(r.errors[0].message, /line 1, column 19 \(byte 18\)/);
+});
+
+test('validate: single codecs, codec lists, short-hand names, data types', () => {
+  assert.deepEqual(z.validate('scale_offset', 'int8'), { valid: true, errors: [], warnings: [] });
+  const r = z.validate({ name: 'scale_offset', configuration: { offset: 1.5 } }, 'int16');
+  assert.deepEqual(r.errors.map((e) => [e.path, e.code]), [['/configuration/offset', 'invalid_metadata']]);
+  const list = [
+    { name: 'scale_offset', configuration: { offset: -10, scale: 0.1 } },
+    { name: 'cast_value', configuration: { data_type: 'uint8', out_of_range: 'wrap', rounding: 'nearest' } },
+  ];
+  assert.deepEqual(
+    z.validate(list, 'float64').errors.map((e) => e.path),
+    ['/1/configuration/rounding'],
+  );
+  const noType = z.validate(list);
+  assert.deepEqual(noType.warnings.map((w) => w.code), ['no_data_type']);
+  assert.equal(z.validate(list, 'complex128').errors[0].code, 'unsupported_data_type');
+  // Lenient forms are accepted on read and reported as warnings.
+  const lenient = z.validate(doc('uint16', 1000.5 - 0.5, [{ name: 'scale_offset', configuration: { offset: '1000' } }, { name: 'cast_value', configuration: { data_type: 'uint8' } }, 'bytes']));
+  assert.equal(lenient.valid, true);
+  assert.deepEqual(lenient.warnings.map((w) => [w.path, w.code]), [['/codecs/0/configuration/offset', 'lenient_form']]);
+});
+
+test('fromCF: Sentinel-2 convention decodes all 65,536 uint16 codes like xarray (f64 rule)', () => {
+  const cf = z.fromCF({ scale_factor: 0.0001, add_offset: -0.1, _FillValue: 0 }, 'uint16');
+  assert.equal(cf.data_type, 'float64');
+  assert.equal(cf.fill_value, 'NaN');
+  assert.deepEqual(cf.codecs.map((c) => c.name), ['cf.scale_offset', 'cast_value', 'bytes']);
+  const meta = { ...doc(cf.data_type, cf.fill_value, cf.codecs), shape: [65536], chunk_grid: { name: 'regular', configuration: { chunk_shape: [65536] } } };
+  assert.deepEqual(z.validate(meta).errors, []);
+  const codes = new Uint16Array(65536).map((_, i) => i);
+  const out = z.decodeChunk(meta, new Uint8Array(codes.buffer));
+  assert.ok(out instanceof Float64Array);
+  assert.ok(Number.isNaN(out[0]));
+  let differ = 0;
+  for (let i = 1; i < 65536; i++) {
+    // xarray: float64(stored) * scale_factor, then + add_offset: two roundings in JS numbers.
+    if (!Object.is(out[i], i * 0.0001 + -0.1)) differ++;
+  }
+  assert.equal(differ, 0);
+});
+
+test('fromCF: float32 netCDF attributes give float32, like xarray', () => {
+  const cf = z.fromCF({ scale_factor: 0.01, add_offset: 273.15, _FillValue: -32767 }, 'int16', { attributeDataType: 'float32' });
+  assert.equal(cf.data_type, 'float32');
+  const typed = z.fromCF({ scale_factor: { value: 0.01, dtype: 'float32' }, add_offset: { value: 273.15, dtype: 'float32' } }, 'int32');
+  assert.equal(typed.data_type, 'float64');
+  assert.throws(() => z.fromCF({ scale_factor: 'x' }, 'int16'), (e) => e.code === 'invalid_metadata');
+});
