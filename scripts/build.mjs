@@ -9,6 +9,7 @@
 //                                      URL removed (we always pass the bytes)
 //      dist/zarr_scale_offset_wasm.js  the optimised .wasm inlined as base64
 //      dist/index.js, dist/index.d.ts  copies of js/index.js and js/index.d.ts
+//      dist/zarrita.js, dist/zarrita.d.ts  the zarrita.js adapter (subpath export ./zarrita)
 //   4. prints the raw and gzip sizes.
 //
 // Options: --skip-wasm-pack (reuse pkg/), --no-opt (skip wasm-opt; for debugging only).
@@ -137,8 +138,9 @@ export function wasmBytes() {
   writeFileSync(path.join(DIST, `${NAME}_wasm.js`), inline);
 
   // 3c. entry and types
-  copyFileSync(path.join(ROOT, 'js', 'index.js'), path.join(DIST, 'index.js'));
-  copyFileSync(path.join(ROOT, 'js', 'index.d.ts'), path.join(DIST, 'index.d.ts'));
+  for (const f of ['index.js', 'index.d.ts', 'zarrita.js', 'zarrita.d.ts']) {
+    copyFileSync(path.join(ROOT, 'js', f), path.join(DIST, f));
+  }
 
   // The optimised .wasm is not part of the package (it is inlined); keep it out of dist/.
   const optCopy = path.join(ROOT, 'pkg', `${NAME}_bg.opt.wasm`);

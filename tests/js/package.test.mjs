@@ -46,6 +46,8 @@ test('npm pack ships dist/ and package.json (plus README/LICENSE) only; the tarb
       'dist/index.js',
       'dist/zarr_scale_offset.js',
       'dist/zarr_scale_offset_wasm.js',
+      'dist/zarrita.d.ts',
+      'dist/zarrita.js',
       'package.json',
     ]);
     const project = path.join(tmp, 'project');

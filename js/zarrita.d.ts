@@ -1,0 +1,69 @@
+// Type declarations for zarr-scale-offset/zarrita (hand-written; see js/zarrita.js).
+//
+// The types are structural, so this module does not depend on zarrita's own declarations:
+// `register(zarr.registry)` type-checks against zarrita's `Map<string, () => Promise<CodecEntry>>`.
+
+/** The codec names `register` sets on zarrita's registry. */
+export type ZarritaCodecName = 'scale_offset' | 'cast_value' | 'cf.scale_offset' | 'numcodecs.fixedscaleoffset';
+
+/** The codec names `register` sets, in order. */
+export const codecNames: readonly ZarritaCodecName[];
+
+/** zarrita's chunk: C-order data of the chunk shape. */
+export interface ZarritaChunk {
+  data: ArrayBufferView & ArrayLike<number | bigint>;
+  shape: number[];
+  stride: number[];
+}
+
+/** What zarrita passes to `fromConfig` and `getEncodedMeta`. */
+export interface ZarritaChunkMetadata {
+  /** The data type this codec receives (a surrogate such as "uint16" for bfloat16, see ENCODED_META). */
+  dataType: string;
+  /** The chunk (or inner chunk) shape. */
+  shape: number[];
+  /** The codecs list this codec is part of. */
+  codecs: Array<{ name: string; configuration?: unknown }>;
+  /** The fill value, as zarrita parsed it (NaN/±Infinity numbers, bigint for int64/uint64). */
+  fillValue: unknown;
+  [ENCODED_META]?: { dataType: string; surrogate: string; fill: string | null };
+}
+
+/**
+ * Key under which the codecs of this package pass the real data type and fill value (JSON text)
+ * of a surrogate type to the next codec (`Symbol.for("zarr-scale-offset.encodedMeta")`).
+ */
+export const ENCODED_META: unique symbol;
+
+/** An array->array codec instance, as zarrita's pipeline uses it. */
+export interface ZarritaArrayToArrayCodec {
+  readonly kind: 'array_to_array';
+  /** Returns a new chunk of the encoded data type (same shape and stride). Throws with a `.code`. */
+  encode(chunk: ZarritaChunk): ZarritaChunk;
+  /** Returns a new chunk of the data type the codec receives (same shape and stride). Throws with a `.code`. */
+  decode(chunk: ZarritaChunk): ZarritaChunk;
+  /** The chunk metadata after this codec (data type or its surrogate, encoded fill value). */
+  getEncodedMeta(meta: ZarritaChunkMetadata): ZarritaChunkMetadata;
+}
+
+/** A zarrita codec registry entry. `fromConfig` is synchronous and throws (with a `.code`) on invalid metadata. */
+export interface ZarritaCodecEntry {
+  readonly kind: 'array_to_array';
+  fromConfig(config: unknown, meta: ZarritaChunkMetadata): ZarritaArrayToArrayCodec;
+}
+
+/** The entries `register` sets, for wiring by hand after `await ready()`. */
+export const codecEntries: Readonly<Record<ZarritaCodecName, ZarritaCodecEntry>>;
+
+/** zarrita's codec registry (`zarr.registry`), or anything with the same `set`. */
+export interface ZarritaRegistry {
+  // biome-ignore lint: zarrita's loader type returns its own CodecEntry type
+  set(name: string, loader: () => Promise<any>): unknown;
+}
+
+/**
+ * Initialises the WebAssembly module, then sets `scale_offset`, `cast_value`, `cf.scale_offset`
+ * and `numcodecs.fixedscaleoffset` on zarrita's registry, replacing its built-in codecs. Call it
+ * once before the first read. Resolves to the names it set.
+ */
+export function register(registry: ZarritaRegistry): Promise<ZarritaCodecName[]>;
