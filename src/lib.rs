@@ -14,6 +14,7 @@ pub mod dtype;
 pub mod error;
 pub mod json;
 pub mod num;
+pub mod v2;
 pub mod wasm;
 
 pub use dtype::DataType;

@@ -3,6 +3,7 @@
 pub mod bytes;
 pub mod cast;
 pub mod cast_value;
+pub mod fixedscaleoffset;
 pub mod scale_offset;
 
 pub use bytes::Bytes;

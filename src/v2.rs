@@ -1,0 +1,533 @@
+//! Zarr v2 `.zarray` documents, translated into the equivalent Zarr v3 array document this
+//! crate's chain understands.
+//!
+//! | v2 | v3 |
+//! |---|---|
+//! | `zarr_format: 2` | `zarr_format: 3`, `node_type: "array"`, `attributes: {}` |
+//! | `dtype` (NumPy spelling with byte order, e.g. `"<f4"`) | `data_type` (`"float32"`); the byte order goes to the `bytes` codec |
+//! | `shape`, `chunks` | `shape`, `chunk_grid` `regular` with `chunk_shape` |
+//! | `dimension_separator` (`"."` default, or `"/"`) | `chunk_key_encoding` `v2` with that `separator` |
+//! | `fill_value` (a number, `"NaN"`, `"Infinity"`, `"-Infinity"`, or `null`) | `fill_value` (strict v3 form); `null` becomes 0 |
+//! | `order: "C"` | nothing (`"F"` on more than one dimension would need `transpose`: unsupported) |
+//! | `filters` | one array->array codec each, in the same order (encode order; decode runs them backwards, like v3 array->array codecs before `bytes`) |
+//! | (the bytes) | `bytes`, with `endian` from the stored byte order |
+//! | `compressor` `{"id": X, …}` | a bytes->bytes codec `numcodecs.X` with the other keys as its configuration |
+//!
+//! Only the `fixedscaleoffset` filter is supported; it becomes `numcodecs.fixedscaleoffset` with
+//! a normalized configuration (`offset` and `scale` as written, `dtype` and `astype` as Zarr v3
+//! names). Any other filter is `unsupported_codec` at its pointer (`/filters/i`).
+//!
+//! **Byte order.** In Zarr v2 the filters produce the stored bytes, so the stored byte order is
+//! that of the last filter's `astype` (or of the array `dtype` when there is no filter); the
+//! `bytes` codec gets that `endian`. zarr-python 2 views each filter's output with the next
+//! type, so a filter `dtype` whose byte order differs from the type it receives would
+//! reinterpret the bytes; that is rejected (`invalid_metadata`) instead of reproduced.
+//!
+//! **Compression.** The `compressor` codec is emitted after `bytes` so the chain names it as
+//! an unsupported bytes->bytes codec with a clear message: this crate does not decompress.
+//! The JS side inflates zlib/gzip chunks (`DecompressionStream`) before it calls
+//! `decodeChunk`, and passes the chain without the compressor.
+//!
+//! **Fill value `null`.** Zarr v2 allows "no fill value"; missing chunks then read as 0 here
+//! (the data type's default, which zarr-python 3 also uses for numeric v2 arrays), with a
+//! `lenient_form` warning.
+
+use crate::codec::fixedscaleoffset::{parse_numpy_dtype, FixedScaleOffset, NumpyDtype, V2_ID};
+use crate::dtype::DataType;
+use crate::error::{Error, ErrorCode, Report, Result};
+use crate::json::{parse, parse_scalar, pointer_index, pointer_push, quote, write_scalar, Json};
+
+/// The keys of a v2 `.zarray`.
+const KEYS: [&str; 9] = [
+    "zarr_format",
+    "shape",
+    "chunks",
+    "dtype",
+    "compressor",
+    "fill_value",
+    "order",
+    "filters",
+    "dimension_separator",
+];
+
+/// Whether a parsed metadata document is a Zarr v2 `.zarray` (`"zarr_format": 2`).
+pub fn is_v2(doc: &Json) -> bool {
+    doc.get("zarr_format").and_then(Json::as_number) == Some("2")
+}
+
+/// Converts a Zarr v2 `.zarray` document into a Zarr v3 array document (see the module
+/// documentation). The first problem is the error.
+pub fn v2_to_v3(zarray: &Json) -> Result<Json> {
+    let mut report = Report::default();
+    let doc = v2_to_v3_report(zarray, &mut report);
+    report.into_result(doc)
+}
+
+/// [`v2_to_v3`] over JSON text, giving JSON text.
+pub fn v2_to_v3_text(zarray: &str) -> Result<String> {
+    Ok(v2_to_v3(&parse(zarray)?)?.to_json_string())
+}
+
+/// Converts a Zarr v2 `.zarray` document, reporting every problem into `report` (JSON pointers
+/// into the v2 document, e.g. `/filters/0/scale`); `None` when there is an error.
+pub fn v2_to_v3_report(zarray: &Json, report: &mut Report) -> Option<Json> {
+    let errors_before = report.error_count();
+    let Some(members) = zarray.as_object() else {
+        report.error(Error::metadata(
+            "",
+            format!(
+                "a .zarray document must be an object, found {}",
+                zarray.kind_name()
+            ),
+        ));
+        return None;
+    };
+    for (k, _) in members {
+        if !KEYS.contains(&k.as_str()) {
+            report.warn(
+                &pointer_push("", k),
+                "ignored_field",
+                format!("unknown .zarray key {} is ignored", quote(k)),
+            );
+        }
+    }
+    for k in zarray.duplicate_keys() {
+        report.error(Error::metadata(
+            &pointer_push("", k),
+            format!("duplicate key {}", quote(k)),
+        ));
+    }
+    match zarray.get("zarr_format") {
+        Some(z) if z.as_number() == Some("2") => {}
+        Some(z) => report.error(Error::metadata(
+            "/zarr_format",
+            format!(
+                "must be 2 for a .zarray document, found {}",
+                z.to_json_string()
+            ),
+        )),
+        None => report.error(Error::metadata("", "missing required key \"zarr_format\"")),
+    }
+    let shape = dims(zarray.get("shape"), "shape", false, report);
+    let chunks = dims(zarray.get("chunks"), "chunks", true, report);
+    if let (Some(s), Some(c)) = (&shape, &chunks) {
+        if s.len() != c.len() {
+            report.error(Error::metadata(
+                "/chunks",
+                format!("has {} dimensions but shape has {}", c.len(), s.len()),
+            ));
+        }
+    }
+    let dtype = match zarray.get("dtype") {
+        None => {
+            report.error(Error::metadata("", "missing required key \"dtype\""));
+            None
+        }
+        Some(v) => match v.as_str().map(|s| (s, parse_numpy_dtype(s))) {
+            Some((_, Some(d))) => Some(d),
+            Some((s, None)) => {
+                report.error(Error::at(
+                    ErrorCode::UnsupportedDataType,
+                    "/dtype",
+                    format!("{} is not a NumPy spelling of int8..int64, uint8..uint64, float16, float32 or float64", quote(s)),
+                ));
+                None
+            }
+            None => {
+                report.error(Error::at(
+                    ErrorCode::UnsupportedDataType,
+                    "/dtype",
+                    format!(
+                        "only simple numeric dtype strings are supported, found {}",
+                        v.kind_name()
+                    ),
+                ));
+                None
+            }
+        },
+    };
+    let fill = fill_value(zarray.get("fill_value"), dtype.map(|d| d.data_type), report);
+    match zarray.get("order") {
+        Some(o) if o.as_str() == Some("C") => {}
+        Some(o) if o.as_str() == Some("F") => {
+            if shape.as_ref().is_none_or(|s| s.len() > 1) {
+                report.error(Error::at(
+                    ErrorCode::UnsupportedCodec,
+                    "/order",
+                    "Fortran order (\"F\") would need the transpose codec, which is not implemented",
+                ));
+            }
+        }
+        Some(o) => report.error(Error::metadata(
+            "/order",
+            format!("must be \"C\" or \"F\", found {}", o.to_json_string()),
+        )),
+        None => report.warn("", "lenient_form", "missing key \"order\"; read as \"C\""),
+    }
+    let separator = match zarray.get("dimension_separator") {
+        None => ".",
+        Some(s) => match s.as_str() {
+            Some(".") => ".",
+            Some("/") => "/",
+            _ => {
+                report.error(Error::metadata(
+                    "/dimension_separator",
+                    format!("must be \".\" or \"/\", found {}", s.to_json_string()),
+                ));
+                "."
+            }
+        },
+    };
+    let (mut codecs, stored) = filters(zarray.get("filters"), dtype, report);
+    let stored = stored.or(dtype);
+    let compressor = compressor(zarray.get("compressor"), report);
+    if report.error_count() > errors_before {
+        return None;
+    }
+    let stored = stored?;
+    let mut bytes = vec![("name".to_string(), Json::String("bytes".into()))];
+    if stored.data_type.size() > 1 {
+        let endian = if stored.is_big() { "big" } else { "little" };
+        bytes.push((
+            "configuration".into(),
+            obj(vec![("endian", Json::String(endian.into()))]),
+        ));
+    }
+    codecs.push(Json::Object(bytes));
+    codecs.extend(compressor);
+    let ints = |v: &[u64]| Json::Array(v.iter().map(|n| Json::Number(n.to_string())).collect());
+    Some(obj(vec![
+        ("zarr_format", Json::Number("3".into())),
+        ("node_type", Json::String("array".into())),
+        ("shape", ints(&shape?)),
+        ("data_type", Json::String(dtype?.data_type.name().into())),
+        (
+            "chunk_grid",
+            obj(vec![
+                ("name", Json::String("regular".into())),
+                ("configuration", obj(vec![("chunk_shape", ints(&chunks?))])),
+            ]),
+        ),
+        (
+            "chunk_key_encoding",
+            obj(vec![
+                ("name", Json::String("v2".into())),
+                (
+                    "configuration",
+                    obj(vec![("separator", Json::String(separator.into()))]),
+                ),
+            ]),
+        ),
+        ("fill_value", fill?),
+        ("codecs", Json::Array(codecs)),
+        ("attributes", Json::Object(Vec::new())),
+    ]))
+}
+
+fn obj(members: Vec<(&str, Json)>) -> Json {
+    Json::Object(
+        members
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+    )
+}
+
+/// `shape` or `chunks`: an array of non-negative (for chunks: positive) JSON integers.
+fn dims(v: Option<&Json>, key: &str, positive: bool, report: &mut Report) -> Option<Vec<u64>> {
+    let p = pointer_push("", key);
+    let Some(v) = v else {
+        report.error(Error::metadata(
+            "",
+            format!("missing required key {}", quote(key)),
+        ));
+        return None;
+    };
+    let Some(items) = v.as_array() else {
+        report.error(Error::metadata(
+            &p,
+            format!("must be an array of integers, found {}", v.kind_name()),
+        ));
+        return None;
+    };
+    let mut out = Vec::with_capacity(items.len());
+    let mut ok = true;
+    for (i, item) in items.iter().enumerate() {
+        let n = item
+            .as_number()
+            .filter(|t| t.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|t| t.parse::<u64>().ok());
+        match n {
+            Some(n) if !positive || n > 0 => out.push(n),
+            _ => {
+                let what = if positive {
+                    "a positive"
+                } else {
+                    "a non-negative"
+                };
+                report.error(Error::metadata(
+                    &pointer_index(&p, i),
+                    format!("must be {what} integer, found {}", item.to_json_string()),
+                ));
+                ok = false;
+            }
+        }
+    }
+    ok.then_some(out)
+}
+
+/// The v3 fill value: the strict form of the v2 one; `null` is 0.
+fn fill_value(v: Option<&Json>, dtype: Option<DataType>, report: &mut Report) -> Option<Json> {
+    let dtype = dtype?;
+    let bits = match v {
+        None => {
+            report.error(Error::metadata("", "missing required key \"fill_value\""));
+            return None;
+        }
+        Some(Json::Null) => {
+            report.warn(
+                "/fill_value",
+                "lenient_form",
+                "fill_value null (no fill value in Zarr v2): missing chunks read as 0",
+            );
+            0
+        }
+        Some(v) => {
+            let s = report.check(parse_scalar(dtype, v, "/fill_value"))?;
+            if let Some(m) = s.lenient {
+                report.warn("/fill_value", "lenient_form", m);
+            }
+            s.bits
+        }
+    };
+    report.check(parse(&write_scalar(dtype, bits)))
+}
+
+/// The filters as v3 array->array codecs, and the stored type (the last filter's `astype`).
+fn filters(
+    v: Option<&Json>,
+    dtype: Option<NumpyDtype>,
+    report: &mut Report,
+) -> (Vec<Json>, Option<NumpyDtype>) {
+    let items = match v {
+        None => {
+            report.warn("", "lenient_form", "missing key \"filters\"; read as null");
+            return (Vec::new(), None);
+        }
+        Some(Json::Null) => return (Vec::new(), None),
+        Some(Json::Array(items)) => items,
+        Some(other) => {
+            report.error(Error::metadata(
+                "/filters",
+                format!("must be null or an array, found {}", other.kind_name()),
+            ));
+            return (Vec::new(), None);
+        }
+    };
+    let mut out = Vec::new();
+    // The type (and byte order) each filter receives; None once it is unknown.
+    let mut received = dtype;
+    let mut stored = None;
+    for (i, f) in items.iter().enumerate() {
+        let p = pointer_index("/filters", i);
+        let id = f.get("id").and_then(Json::as_str);
+        if f.as_object().is_none() || id.is_none() {
+            report.error(Error::metadata(
+                &p,
+                "a filter must be an object with a string \"id\"",
+            ));
+            received = None;
+            continue;
+        }
+        if id != Some(V2_ID) {
+            report.error(Error::at(
+                ErrorCode::UnsupportedCodec,
+                &p,
+                format!(
+                    "the v2 filter {} is not supported (only {})",
+                    f.get("id").map(Json::to_json_string).unwrap_or_default(),
+                    quote(V2_ID)
+                ),
+            ));
+            received = None;
+            continue;
+        }
+        let codec = FixedScaleOffset::parse_v2_filter(f, &p, received.map(|r| r.data_type), report);
+        let Some(codec) = codec else {
+            received = None;
+            continue;
+        };
+        let d = codec.dtype_spelling();
+        if let Some(r) = received {
+            if r.data_type == d.data_type && r.is_big() != d.is_big() {
+                let order = |x: &NumpyDtype| if x.is_big() { "big" } else { "little" };
+                report.error(Error::metadata(
+                    &pointer_push(&p, "dtype"),
+                    format!(
+                        "dtype is {}-endian but the filter receives {}-endian {}: zarr-python 2 would reinterpret the bytes",
+                        order(&d),
+                        order(&r),
+                        r.data_type
+                    ),
+                ));
+            }
+        }
+        out.push(obj(vec![
+            (
+                "name",
+                Json::String(crate::codec::fixedscaleoffset::NAME.into()),
+            ),
+            ("configuration", codec.to_config()),
+        ]));
+        received = Some(codec.astype_spelling());
+        stored = received;
+    }
+    (out, stored)
+}
+
+/// The compressor as a bytes->bytes codec `numcodecs.<id>` (none for `null`).
+fn compressor(v: Option<&Json>, report: &mut Report) -> Option<Json> {
+    let c = match v {
+        None => {
+            report.warn(
+                "",
+                "lenient_form",
+                "missing key \"compressor\"; read as null",
+            );
+            return None;
+        }
+        Some(Json::Null) => return None,
+        Some(c) => c,
+    };
+    let (Some(members), Some(id)) = (c.as_object(), c.get("id").and_then(Json::as_str)) else {
+        report.error(Error::metadata(
+            "/compressor",
+            "must be null or an object with a string \"id\"",
+        ));
+        return None;
+    };
+    let config: Vec<(String, Json)> = members.iter().filter(|(k, _)| k != "id").cloned().collect();
+    Some(obj(vec![
+        ("name", Json::String(format!("numcodecs.{id}"))),
+        ("configuration", Json::Object(config)),
+    ]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn convert(text: &str) -> (Option<Json>, Report) {
+        let mut r = Report::default();
+        let d = v2_to_v3_report(&parse(text).unwrap(), &mut r);
+        (d, r)
+    }
+
+    #[test]
+    fn mri_like_document() {
+        let (d, r) = convert(
+            r#"{"shape":[256,256],"chunks":[64,64],"dtype":"<f4","fill_value":0.0,"order":"C",
+            "filters":[{"id":"fixedscaleoffset","scale":100,"offset":0,"dtype":"<f4","astype":"<u2"}],
+            "dimension_separator":".","compressor":{"id":"zlib","level":1},"zarr_format":2}"#,
+        );
+        assert!(r.errors.is_empty(), "{:?}", r.errors);
+        assert_eq!(
+            d.unwrap().to_json_string(),
+            concat!(
+                r#"{"zarr_format":3,"node_type":"array","shape":[256,256],"data_type":"float32","#,
+                r#""chunk_grid":{"name":"regular","configuration":{"chunk_shape":[64,64]}},"#,
+                r#""chunk_key_encoding":{"name":"v2","configuration":{"separator":"."}},"#,
+                r#""fill_value":0.0,"codecs":[{"name":"numcodecs.fixedscaleoffset","configuration":"#,
+                r#"{"offset":0,"scale":100,"dtype":"float32","astype":"uint16"}},"#,
+                r#"{"name":"bytes","configuration":{"endian":"little"}},"#,
+                r#"{"name":"numcodecs.zlib","configuration":{"level":1}}],"attributes":{}}"#
+            )
+        );
+    }
+
+    #[test]
+    fn big_endian_nan_fill_no_filters() {
+        let (d, r) = convert(
+            r#"{"shape":[10],"chunks":[5],"dtype":">f8","fill_value":"NaN","order":"F",
+            "filters":null,"compressor":null,"zarr_format":2,"dimension_separator":"/"}"#,
+        );
+        assert!(r.errors.is_empty(), "{:?}", r.errors);
+        let d = d.unwrap();
+        assert_eq!(d.get("fill_value").unwrap().as_str(), Some("NaN"));
+        assert_eq!(
+            d.get("codecs").unwrap().to_json_string(),
+            r#"[{"name":"bytes","configuration":{"endian":"big"}}]"#
+        );
+        assert_eq!(
+            d.get("chunk_key_encoding").unwrap().to_json_string(),
+            r#"{"name":"v2","configuration":{"separator":"/"}}"#
+        );
+        // The stored byte order is the filter astype's.
+        let (d, r) = convert(
+            r#"{"shape":[4],"chunks":[4],"dtype":"<f8","fill_value":null,"order":"C",
+            "filters":[{"id":"fixedscaleoffset","scale":10,"offset":0,"dtype":"<f8","astype":">i4"}],
+            "compressor":null,"zarr_format":2}"#,
+        );
+        assert!(r.errors.is_empty(), "{:?}", r.errors);
+        assert_eq!(r.warnings[0].path, "/fill_value");
+        let d = d.unwrap();
+        assert_eq!(d.get("fill_value").unwrap().to_json_string(), "0.0");
+        assert_eq!(
+            d.get("codecs").unwrap().as_array().unwrap()[1].to_json_string(),
+            r#"{"name":"bytes","configuration":{"endian":"big"}}"#
+        );
+    }
+
+    #[test]
+    fn every_problem_with_its_pointer() {
+        let (d, r) = convert(
+            r#"{"shape":[4,-1],"chunks":[0],"dtype":"|b1","fill_value":0,"order":"F",
+            "filters":[{"id":"delta","dtype":"<f8"},{"id":"fixedscaleoffset","scale":"10","offset":0,"dtype":"<f8"}],
+            "compressor":7,"zarr_format":3,"dimension_separator":"-"}"#,
+        );
+        assert!(d.is_none());
+        let got: Vec<(&str, &str)> = r.errors.iter().map(|e| (e.path.as_str(), e.code)).collect();
+        assert_eq!(
+            got,
+            [
+                ("/zarr_format", "invalid_metadata"),
+                ("/shape/1", "invalid_metadata"),
+                ("/chunks/0", "invalid_metadata"),
+                ("/dtype", "unsupported_data_type"),
+                ("/order", "unsupported_codec"),
+                ("/dimension_separator", "invalid_metadata"),
+                ("/filters/0", "unsupported_codec"),
+                ("/filters/1/scale", "invalid_metadata"),
+                ("/compressor", "invalid_metadata"),
+            ]
+        );
+    }
+
+    #[test]
+    fn byte_order_mismatch_and_type_mismatch() {
+        let (d, r) = convert(
+            r#"{"shape":[4],"chunks":[4],"dtype":">f8","fill_value":0,"order":"C",
+            "filters":[{"id":"fixedscaleoffset","scale":10,"offset":0,"dtype":"<f8","astype":"<i4"}],
+            "compressor":null,"zarr_format":2}"#,
+        );
+        assert!(d.is_none());
+        assert_eq!(r.errors[0].path, "/filters/0/dtype");
+        let (d, r) = convert(
+            r#"{"shape":[4],"chunks":[4],"dtype":"<f4","fill_value":0,"order":"C",
+            "filters":[{"id":"fixedscaleoffset","scale":10,"offset":0,"dtype":"<f8"}],
+            "compressor":null,"zarr_format":2}"#,
+        );
+        assert!(d.is_none());
+        assert_eq!(r.errors[0].path, "/filters/0/dtype");
+        // dtype is required in a v2 filter.
+        let (d, r) = convert(
+            r#"{"shape":[4],"chunks":[4],"dtype":"<f4","fill_value":0,"order":"C",
+            "filters":[{"id":"fixedscaleoffset","scale":10,"offset":0}],
+            "compressor":null,"zarr_format":2}"#,
+        );
+        assert!(d.is_none());
+        assert_eq!(r.errors[0].path, "/filters/0");
+        assert!(is_v2(&parse(r#"{"zarr_format":2}"#).unwrap()));
+        assert!(v2_to_v3_text("[]").is_err());
+    }
+}
