@@ -364,6 +364,25 @@ export function fromCF(
   options?: { attributeDataType?: 'float32' | 'float64' },
 ): CfArrayParts;
 
+/** A `numcodecs.fixedscaleoffset` configuration (v3 codec object, bare configuration or v2 filter). */
+export interface FixedScaleOffsetConfig {
+  offset: number;
+  scale: number;
+  dtype?: string;
+  astype?: string;
+  id?: 'fixedscaleoffset';
+}
+
+/**
+ * The `[scale_offset, cast_value]` codecs that supersede a `numcodecs.fixedscaleoffset`
+ * configuration (spec: `out_of_range: "wrap"` for an integer `astype`). They compute in the
+ * array's data type and round half-to-even, so they do not decode bit-for-bit like numcodecs.
+ */
+export function fromFixedScaleOffset(
+  config: FixedScaleOffsetConfig | { name: 'numcodecs.fixedscaleoffset'; configuration: FixedScaleOffsetConfig } | string,
+  dataType?: DataType,
+): CodecObject[];
+
 /** The version of the Rust core. */
 export function version(): string;
 

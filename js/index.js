@@ -430,6 +430,20 @@ export function fromCF(attrs, packedDataType, options = {}) {
   return JSON.parse(wasm.fromCF(text, dataTypeArgs(packedDataType)[1], ad));
 }
 
+/**
+ * The `[scale_offset, cast_value]` codecs that supersede a `numcodecs.fixedscaleoffset`
+ * configuration (the codec object, its configuration, or a v2 filter `{id: "fixedscaleoffset",
+ * …}`), per the scale_offset spec (`out_of_range: "wrap"` for integer `astype`). `dataType`
+ * stands in for a missing `dtype`. The replacement computes in the array's data type and rounds
+ * half-to-even, so it does not decode bit-for-bit like numcodecs (see README).
+ */
+export function fromFixedScaleOffset(config, dataType) {
+  ensureReady('fromFixedScaleOffset');
+  const text = typeof config === 'string' ? config : toJson(config);
+  const dt = dataType === undefined ? undefined : dataTypeArgs(dataType)[1];
+  return JSON.parse(wasm.fromFixedScaleOffset(text, dt));
+}
+
 /** The version of the Rust core. */
 export function version() {
   ensureReady('version');

@@ -5,6 +5,7 @@
 
 use crate::codec::cast::show;
 use crate::codec::cast_value::parse_data_type;
+use crate::codec::fixedscaleoffset::FixedScaleOffset;
 use crate::codec::scale_offset::Convention;
 use crate::codec::{known_codec, scalar, Bytes, CastValue, CodecKind, ScaleOffset};
 use crate::dtype::DataType;
@@ -101,6 +102,8 @@ pub enum ArrayCodec {
     ScaleOffset(ScaleOffset),
     /// cast_value.
     CastValue(CastValue),
+    /// numcodecs.fixedscaleoffset (read-only; numcodecs-exact decode).
+    FixedScaleOffset(FixedScaleOffset),
 }
 
 impl ArrayCodec {
@@ -108,30 +111,37 @@ impl ArrayCodec {
         match self {
             ArrayCodec::ScaleOffset(c) => c.dtype(),
             ArrayCodec::CastValue(c) => c.to(),
+            ArrayCodec::FixedScaleOffset(c) => c.encoded_dtype(),
         }
     }
     fn name(&self) -> &'static str {
         match self {
             ArrayCodec::ScaleOffset(c) => c.name(),
             ArrayCodec::CastValue(_) => "cast_value",
+            ArrayCodec::FixedScaleOffset(_) => "numcodecs.fixedscaleoffset",
         }
     }
-    fn encode_fill(&self, fill: u64) -> std::result::Result<u64, String> {
+    /// The fill value after this codec: `Ok(None)` when the codec does not transform it
+    /// (numcodecs.fixedscaleoffset, like zarr-python: later codecs then see no fill value).
+    fn encode_fill(&self, fill: u64) -> std::result::Result<Option<u64>, String> {
         match self {
-            ArrayCodec::ScaleOffset(c) => c.encode_value(fill).map_err(|e| e.message),
-            ArrayCodec::CastValue(c) => c.check_fill(fill),
+            ArrayCodec::ScaleOffset(c) => c.encode_value(fill).map(Some).map_err(|e| e.message),
+            ArrayCodec::CastValue(c) => c.check_fill(fill).map(Some),
+            ArrayCodec::FixedScaleOffset(_) => Ok(None),
         }
     }
     fn encode(&self, input: &[u8], out: &mut [u8]) -> Result<()> {
         match self {
             ArrayCodec::ScaleOffset(c) => c.encode(input, out),
             ArrayCodec::CastValue(c) => c.encode(input, out),
+            ArrayCodec::FixedScaleOffset(c) => c.encode(input, out),
         }
     }
     fn decode(&self, input: &[u8], out: &mut [u8]) -> Result<()> {
         match self {
             ArrayCodec::ScaleOffset(c) => c.decode(input, out),
             ArrayCodec::CastValue(c) => c.decode(input, out),
+            ArrayCodec::FixedScaleOffset(c) => c.decode(input, out),
         }
     }
 }
@@ -224,6 +234,13 @@ impl ArrayChain {
                     cur = to;
                     c.map(ArrayCodec::CastValue)
                 }
+                "numcodecs.fixedscaleoffset" => {
+                    let c = FixedScaleOffset::parse(e.config, &p, input, report);
+                    if c.is_none() {
+                        cur = None;
+                    }
+                    c.map(ArrayCodec::FixedScaleOffset)
+                }
                 _ => {
                     if !skip_unknown(e, &p, report) && known_codec(e.name).is_some() {
                         report.error(unsupported(&p, e.name));
@@ -240,7 +257,7 @@ impl ArrayChain {
             };
             if let Some(f) = cur_fill {
                 match codec.encode_fill(f) {
-                    Ok(enc) => cur_fill = Some(enc),
+                    Ok(enc) => cur_fill = enc,
                     Err(m) => {
                         let what = match &codec {
                             ArrayCodec::CastValue(_) => {
@@ -717,8 +734,18 @@ pub fn parse_array_meta(doc: &Json, report: &mut Report) -> Option<ArrayMeta> {
 pub fn parse_array_meta_text(text: &str) -> Result<ArrayMeta> {
     let doc = parse(text)?;
     let mut r = Report::default();
-    let m = parse_array_meta(&doc, &mut r);
+    let m = parse_any_array_meta(&doc, &mut r);
     r.into_result(m)
+}
+
+/// A Zarr v3 zarr.json document, or a Zarr v2 .zarray document (translated to v3 first; its
+/// compressor becomes a bytes->bytes codec after `bytes`, which callers decompress themselves).
+pub fn parse_any_array_meta(doc: &Json, report: &mut Report) -> Option<ArrayMeta> {
+    if crate::v2::is_v2(doc) {
+        let v3 = crate::v2::v2_to_v3_report(doc, report)?;
+        return parse_array_meta(&v3, report);
+    }
+    parse_array_meta(doc, report)
 }
 
 /// Parses a codecs argument of the typed-array API: one array->array codec (object or
@@ -817,7 +844,7 @@ pub fn validate(text: &str, data_type: Option<&str>) -> Report {
         _ => false,
     };
     if !is_codec {
-        parse_array_meta(&doc, &mut r);
+        parse_any_array_meta(&doc, &mut r);
         return r;
     }
     if data_type.is_none() {

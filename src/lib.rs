@@ -84,7 +84,7 @@ pub fn encoded_data_type(codecs: &str, data_type: &str) -> Result<DataType> {
 pub fn metadata_warnings(metadata: &str) -> Result<Vec<Warning>> {
     let doc = json::parse(metadata)?;
     let mut r = error::Report::default();
-    let m = chain::parse_array_meta(&doc, &mut r);
+    let m = chain::parse_any_array_meta(&doc, &mut r);
     let warnings = r.lenient();
     r.into_result(m).map(|_| warnings)
 }
@@ -110,4 +110,19 @@ pub fn from_cf(
         None => None,
     };
     Ok(cf::from_cf(&json::parse(attrs)?, packed, ad)?.to_json_string())
+}
+
+/// The `[scale_offset, cast_value]` sequence that supersedes a `numcodecs.fixedscaleoffset`
+/// configuration (JSON text of the codec object, its configuration, or a v2 filter), as JSON
+/// text; `array_data_type` stands in for a missing `dtype`. See spec.md §3 and the codec's docs
+/// for where the replacement decodes differently from numcodecs.
+pub fn from_fixed_scale_offset(config: &str, array_data_type: Option<&str>) -> Result<String> {
+    let dt = match array_data_type {
+        Some(t) => Some(chain::parse_data_type_arg(t)?),
+        None => None,
+    };
+    Ok(
+        codec::fixedscaleoffset::from_fixed_scale_offset(&json::parse(config)?, dt)?
+            .to_json_string(),
+    )
 }

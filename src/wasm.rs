@@ -124,6 +124,16 @@ pub fn from_cf(
     crate::from_cf(attrs, packed_data_type, attribute_dtype.as_deref()).map_err(to_js)
 }
 
+/// The `[scale_offset, cast_value]` replacement of a `numcodecs.fixedscaleoffset` configuration
+/// (JSON text), as JSON text.
+#[wasm_bindgen(js_name = fromFixedScaleOffset)]
+pub fn from_fixed_scale_offset(
+    config: &str,
+    array_data_type: Option<String>,
+) -> Result<String, JsValue> {
+    crate::from_fixed_scale_offset(config, array_data_type.as_deref()).map_err(to_js)
+}
+
 /// The crate version.
 #[wasm_bindgen]
 pub fn version() -> String {

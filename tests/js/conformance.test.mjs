@@ -22,10 +22,8 @@ import {
   bytesOf,
 } from './helpers.mjs';
 
-const FAMILIES = ['scale_offset', 'cast_value', 'chains', 'exotic', 'cf', 'metadata_errors'];
-const SKIPPED = {
-  fixedscaleoffset: 'numcodecs.fixedscaleoffset is being wired in (issue 3)',
-};
+const FAMILIES = ['scale_offset', 'cast_value', 'chains', 'exotic', 'cf', 'metadata_errors', 'fixedscaleoffset'];
+const SKIPPED = {};
 const MAX_LISTED = 20;
 
 before(async () => {

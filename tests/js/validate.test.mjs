@@ -96,3 +96,29 @@ test('fromCF: float32 netCDF attributes give float32, like xarray', () => {
   assert.equal(typed.data_type, 'float64');
   assert.throws(() => z.fromCF({ scale_factor: 'x' }, 'int16'), (e) => e.code === 'invalid_metadata');
 });
+
+test('numcodecs.fixedscaleoffset: read-only, its replacement, and v2 .zarray documents', () => {
+  const meta = {
+    ...doc('float32', 10, [
+      { name: 'numcodecs.fixedscaleoffset', configuration: { astype: 'uint8', dtype: 'float32', scale: 0.1, offset: 10 } },
+      'bytes',
+    ]),
+  };
+  assert.equal(z.validate(meta).valid, true);
+  const out = z.decodeChunk(meta, new Uint8Array([0, 1, 9, 255]));
+  // numcodecs: uint8 -> float64 arithmetic (x / 0.1 + 10), then one rounding to float32.
+  assert.deepEqual(Array.from(out), [0, 1, 9, 255].map((x) => Math.fround(x / 0.1 + 10)));
+  assert.throws(() => z.encodeChunk(meta, new Float32Array(4)), (e) => e.code === 'read_only' && /scale_offset/.test(e.message));
+  // The spec's conversion example.
+  assert.deepEqual(z.fromFixedScaleOffset({ astype: 'uint8', dtype: 'float32', scale: 0.1, offset: 10 }), [
+    { name: 'scale_offset', configuration: { scale: 0.1, offset: 10 } },
+    { name: 'cast_value', configuration: { data_type: 'uint8', rounding: 'nearest-even', out_of_range: 'wrap' } },
+  ]);
+  // A v2 .zarray with the filter (and no compressor) decodes like the v3 form.
+  const zarray = {
+    zarr_format: 2, shape: [4], chunks: [4], dtype: '<f4', fill_value: 'NaN', order: 'C', compressor: null,
+    filters: [{ id: 'fixedscaleoffset', offset: 10, scale: 0.1, dtype: '<f4', astype: '|u1' }],
+  };
+  assert.equal(z.validate(zarray).valid, true);
+  assert.deepEqual(Array.from(z.decodeChunk(zarray, new Uint8Array([0, 1, 9, 255]))), Array.from(out));
+});
