@@ -76,6 +76,9 @@ const WIDTH = {
   int64: 8, uint64: 8, float64: 8,
 };
 
+// Stored bits of the types narrower than their byte (the `bytes` codec writes the upper bits as 0).
+const BITS = { int2: 2, uint2: 2, int4: 4, uint4: 4, float4_e2m1fn: 4, float6_e2m3fn: 6, float6_e3m2fn: 6 };
+
 // The data type zarrita sees for `dataType`: itself, or a same-width unsigned integer.
 function zarritaType(dataType) {
   if (zarritaHolds(dataType)) return dataType;
@@ -123,6 +126,26 @@ function numpyName(dataType) {
   return dataType;
 }
 
+// zarrita parsed zarr.json with JSON.parse: an integer beyond 2^53 is now the nearest double,
+// and JSON.stringify would write that double's shortest decimal (2^62 -> 4611686018427388000).
+// Write such a number as the exact integer value of the double instead.
+const EXACT_FROM = 2 ** 53;
+const EXACT_TO = 2 ** 65;
+
+function exactNumbers(value) {
+  if (typeof value === 'number') {
+    const a = Math.abs(value);
+    return Number.isInteger(value) && a >= EXACT_FROM && a < EXACT_TO ? BigInt(value) : value;
+  }
+  if (Array.isArray(value)) return value.map(exactNumbers);
+  if (value !== null && typeof value === 'object') {
+    const out = {};
+    for (const [k, v] of Object.entries(value)) out[k] = exactNumbers(v);
+    return out;
+  }
+  return value;
+}
+
 // JSON text of a fill value zarrita has parsed, for data type `dataType` (null: none).
 function fillText(value, dataType) {
   if (value === null || value === undefined) return null;
@@ -134,7 +157,7 @@ function fillText(value, dataType) {
       if (value === Infinity) return '"Infinity"';
       if (value === -Infinity) return '"-Infinity"';
       if (Object.is(value, -0)) return FLOATS.has(dataType) ? '-0.0' : '0';
-      return JSON.stringify(value);
+      return toJsonText(exactNumbers(value));
     default:
       return toJsonText(value);
   }
@@ -262,7 +285,7 @@ class Codec {
         const enc = encode(`[${this.#codecText}]`, this.#in, fillArray(this.#in, this.#fill));
         fill = elementText(enc, this.#out);
         // zarrita's view: the value itself, or the raw bits of a surrogate
-        fillValue = type === this.#out ? enc[0] : Number(enc[0]) & (WIDTH[this.#out] === 1 ? 0xff : 0xffff);
+        fillValue = type === this.#out ? enc[0] : Number(enc[0]) & (2 ** (BITS[this.#out] ?? 8 * WIDTH[this.#out]) - 1);
       } catch {
         // a read-only codec (numcodecs.fixedscaleoffset): the fill value is bookkeeping only
       }
@@ -350,7 +373,7 @@ function fromConfig(name, config, meta) {
         return new Codec({ name, codecText: '', dataType, encodedType: v2.astype, fill: null, passThrough: true });
       }
       const astype = v2.astype ?? dataType;
-      const conf = { scale: v2.scale, offset: v2.offset, dtype: numpyName(dataType), astype: numpyName(astype) };
+      const conf = exactNumbers({ scale: v2.scale, offset: v2.offset, dtype: numpyName(dataType), astype: numpyName(astype) });
       const codecText = toJsonText({ name: 'numcodecs.fixedscaleoffset', configuration: conf });
       // numcodecs never passes the fill value through the filter: check the filter with any fill.
       const fill = fillIn ?? '0';
@@ -359,7 +382,7 @@ function fromConfig(name, config, meta) {
     }
   }
 
-  const codecText = toJsonText(config === undefined ? { name } : { name, configuration: config });
+  const codecText = toJsonText(config === undefined ? { name } : { name, configuration: exactNumbers(config) });
   let encodedType;
   try {
     encodedType = encodedDataType(`[${codecText}]`, dataType);
