@@ -50,27 +50,29 @@ impl CodecKind {
 pub fn known_codec(name: &str) -> Option<(CodecKind, bool)> {
     use CodecKind::*;
     Some(match name {
-        "scale_offset" | "cast_value" => (ArrayToArray, true),
+        "scale_offset" | "cast_value" | "cf.scale_offset" | "numcodecs.fixedscaleoffset" => {
+            (ArrayToArray, true)
+        }
         "bytes" => (ArrayToBytes, true),
-        "transpose"
-        | "numcodecs.fixedscaleoffset"
-        | "cf.scale_offset"
-        | "numcodecs.bitround"
-        | "numcodecs.quantize"
-        | "numcodecs.delta"
+        "transpose" | "numcodecs.bitround" | "numcodecs.quantize" | "numcodecs.delta"
         | "numcodecs.astype" => (ArrayToArray, false),
         "sharding_indexed" | "packbits" | "vlen-utf8" | "vlen-bytes" => (ArrayToBytes, false),
         "gzip"
         | "zstd"
         | "blosc"
         | "crc32c"
+        | "numcodecs.gzip"
         | "numcodecs.zlib"
+        | "numcodecs.zstd"
+        | "numcodecs.blosc"
         | "numcodecs.bz2"
         | "numcodecs.lzma"
         | "numcodecs.lz4"
         | "numcodecs.shuffle"
         | "numcodecs.adler32"
-        | "numcodecs.fletcher32" => (BytesToBytes, false),
+        | "numcodecs.fletcher32"
+        | "numcodecs.crc32"
+        | "numcodecs.crc32c" => (BytesToBytes, false),
         _ => return None,
     })
 }
