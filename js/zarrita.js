@@ -387,7 +387,9 @@ function fromConfig(name, config, meta) {
   try {
     encodedType = encodedDataType(`[${codecText}]`, dataType);
   } catch (e) {
-    throw codedError(e.code ?? 'invalid_metadata', `zarr-scale-offset ${describeCodec(name, index)}: ${e.message}`, e);
+    // the core names the codec's place in a one-codec list ("/0/configuration/scale: ...")
+    const message = String(e.message).replace(/(^|\s)\/0(?=\/|:)/g, '$1');
+    throw codedError(e.code ?? 'invalid_metadata', `zarr-scale-offset ${describeCodec(name, index)}: ${message}`, e);
   }
   let fill = fillIn;
   if (fill === null) {

@@ -69,7 +69,34 @@ export function serve(root = ROOT, port = 0, { log = false } = {}) {
     }
     // Extension-less files (zarr chunk keys such as c/0/0) are raw bytes.
     const type = MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
-    res.writeHead(200, { 'content-type': type, 'content-length': st.size, 'cache-control': 'no-store' });
+    // Byte ranges (zarrita reads shard indexes and inner chunks with Range requests):
+    // "bytes=a-b", "bytes=a-" and the suffix form "bytes=-n"; one range per request.
+    const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
+    if (req.headers.range !== undefined && range && (range[1] !== '' || range[2] !== '')) {
+      let start;
+      let end;
+      if (range[1] === '') {
+        start = Math.max(0, st.size - Number(range[2]));
+        end = st.size - 1;
+      } else {
+        start = Number(range[1]);
+        end = range[2] === '' ? st.size - 1 : Math.min(Number(range[2]), st.size - 1);
+      }
+      if (start > end || start >= st.size) {
+        return done(416, { 'content-type': 'text/plain', 'content-range': `bytes */${st.size}` }, 'range not satisfiable\n');
+      }
+      res.writeHead(206, {
+        'content-type': type,
+        'content-length': end - start + 1,
+        'content-range': `bytes ${start}-${end}/${st.size}`,
+        'accept-ranges': 'bytes',
+        'cache-control': 'no-store',
+      });
+      if (log) console.log(`206 ${req.method} ${req.url} ${start}-${end}`);
+      if (req.method === 'HEAD') return res.end();
+      return createReadStream(file, { start, end }).pipe(res);
+    }
+    res.writeHead(200, { 'content-type': type, 'content-length': st.size, 'accept-ranges': 'bytes', 'cache-control': 'no-store' });
     if (log) console.log(`200 ${req.method} ${req.url}`);
     if (req.method === 'HEAD') return res.end();
     createReadStream(file).pipe(res);

@@ -1,109 +1,228 @@
-// Playwright smoke test of the demo page (www/) in Debian's Chromium: the built package loads in
-// a plain <script type="module"> page (no bundler), fetches and decodes chunk c/0/0 of
-// topobathy.zarr, and shows the values zarr-python wrote (expected.bin). Saves a screenshot to
-// artifacts/demo.png. Uses playwright-core only (it never downloads a browser).
+// Playwright tests of the demo (www/, `npm start`) in Debian's headless Chromium, over a local
+// static server on 127.0.0.1:
+//
+//   - the four real stores of tests/fixtures/stores read by zarrita + register over HTTP equal
+//     their expected.bin bit for bit (any NaN equals any NaN), are drawn (pixels, legend in the
+//     array's units), show the value under the cursor and the decode time of every chunk;
+//   - errors (unknown codec, HTTP 404, invalid metadata) appear on the page in words;
+//   - a URL pasted into the form opens;
+//   - with zarrita's built-in codecs only, the v3 numcodecs.fixedscaleoffset store fails visibly;
+//   - zarr-scale-offset/zarrita works in a module Web Worker (no bundler, no import map), and so
+//     does the core package.
+// Screenshots go to artifacts/ (a CI artifact).
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 
-import { serve } from '../../scripts/serve.mjs';
-import { ROOT, FIXTURES } from './helpers.mjs';
+import { startBrowser, watchErrors, artifact } from './browser.mjs';
+import { ROOT } from './helpers.mjs';
+import { STORE_NAMES, expectedOf, compareArrays } from './zarrita-helpers.mjs';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-let server;
-let ctx;
-let profile;
-let base;
+let b;
 
 before(async () => {
-  server = await serve(ROOT, 0);
-  base = `http://127.0.0.1:${server.address().port}`;
-  profile = mkdtempSync(path.join(os.tmpdir(), 'zso-pw-profile-'));
-  ctx = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS });
+  b = await startBrowser();
 });
 
 after(async () => {
-  await ctx?.close();
-  await new Promise((r) => (server ? server.close(r) : r()));
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await b?.close();
 });
 
-// The top-left 32x32 block (chunk c/0/0) of expected.bin (float32 LE, C order).
-function expectedChunk00() {
-  const dir = path.join(FIXTURES, 'stores', 'topobathy.zarr');
-  const { shape } = JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8'));
-  const buf = readFileSync(path.join(dir, 'expected.bin'));
-  const all = new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
-  assert.equal(all.length, shape[0] * shape[1]);
-  const out = [];
-  for (let r = 0; r < 32; r++) for (let c = 0; c < 32; c++) out.push(all[r * shape[1] + c]);
-  return out;
+const fromBase64 = (s) => new Uint8Array(Buffer.from(s, 'base64'));
+
+// The shortest decimal that reads back as the same float32 (what the page prints).
+function shortest32(v) {
+  if (Number.isNaN(v)) return 'NaN';
+  for (let p = 1; p <= 9; p++) {
+    const s = Number(v.toPrecision(p));
+    if (Math.fround(s) === v) return String(s);
+  }
+  return String(v);
 }
 
-test('demo page decodes topobathy.zarr chunk c/0/0 like zarr-python', async () => {
-  const page = await ctx.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
-  });
-  await page.goto(`${base}/www/`);
-  await page.waitForFunction(() => window.__result !== undefined, null, { timeout: 30000 });
-  const r = await page.evaluate(() => window.__result);
-  mkdirSync(path.join(ROOT, 'artifacts'), { recursive: true });
-  await page.screenshot({ path: path.join(ROOT, 'artifacts', 'demo.png'), fullPage: true });
+function expectedValues(name) {
+  const e = expectedOf(name);
+  const Ctor = e.dtype === 'float64' ? Float64Array : Float32Array;
+  return { ...e, values: new Ctor(e.bytes.slice().buffer) };
+}
 
-  assert.equal(r.ok, true, `the page shows an error: ${r.error} [code: ${r.code}]\n${errors.join('\n')}`);
-  assert.equal(r.key, 'c/0/0');
-  assert.equal(r.n, 32 * 32);
-  assert.equal(r.kind, 'Float32Array');
-  const expected = expectedChunk00();
-  const first = expected.slice(0, r.first.length).map((v) => (Number.isNaN(v) ? null : v));
-  assert.deepEqual(r.first, first, 'first values differ from expected.bin');
-  const finite = expected.filter((v) => !Number.isNaN(v));
-  assert.equal(r.min, Math.min(...finite));
-  assert.equal(r.max, Math.max(...finite));
-  assert.equal(typeof r.ms, 'number');
-  assert.ok(r.msWarm >= 0 && r.msWarm <= r.ms + 50, `warm decode time ${r.msWarm} ms`);
-  // The page shows them in words too.
-  const status = await page.textContent('#status');
-  assert.match(status, /decoded c\/0\/0: 1024 values in [\d.]+ ms/);
-  const firstCell = await page.textContent('#table tbody tr td');
-  assert.equal(firstCell, Number.isNaN(expected[0]) ? 'NaN' : expected[0].toFixed(1));
+const CHUNKS = {
+  'topobathy.zarr': { chunks: 12, missing: 1 },
+  'jacksboro_dem.zarr': { chunks: 143, missing: 1 },
+  'mri_v2_fixedscaleoffset.zarr': { chunks: 16, missing: 1 },
+  'topobathy_v3_numcodecs_fixedscaleoffset.zarr': { chunks: 4, missing: 0 },
+};
+
+test('demo: the four real stores read by zarrita + register over HTTP equal expected.bin, drawn with legend, cursor value and per-chunk times', async () => {
+  const page = await b.ctx.newPage();
+  const errors = watchErrors(page);
+  await page.goto(`${b.base}/www/`);
+  await page.waitForSelector('body[data-state="done"]', { timeout: 90_000 });
+  const summary = await page.evaluate(() => window.__demo.summary());
+  assert.deepEqual(Object.keys(summary), STORE_NAMES);
+  for (const name of STORE_NAMES) {
+    const s = summary[name];
+    assert.equal(s.ok, true, `${name}: the page shows an error: ${s.error}`);
+    const exp = expectedValues(name);
+    assert.deepEqual(s.shape, exp.shape, name);
+    assert.equal(s.dataType, exp.dtype, name);
+    // every decoded value, bit for bit
+    const got = fromBase64(await page.evaluate((id) => window.__demo.base64(id), name));
+    const c = compareArrays(got, exp.bytes, exp.dtype);
+    assert.ok(c.equal, `${name}: ${c.differ} values differ from expected.bin, e.g. ${JSON.stringify(c.first)}`);
+    // pixels: one per element, NaN transparent, the rest colour-mapped
+    const px = await page.evaluate((id) => window.__demo.pixels(id), name);
+    const nan = exp.values.reduce((n, v) => n + (Number.isNaN(v) ? 1 : 0), 0);
+    assert.equal(px.width * px.height, exp.values.length, name);
+    assert.equal(px.transparent, nan, `${name}: transparent pixels = NaN values`);
+    assert.ok(px.opaque > 0 && px.colours >= 50, `${name}: ${px.colours} distinct colours drawn`);
+    // chunks and their decode times
+    assert.equal(s.chunks, CHUNKS[name].chunks, `${name}: chunks`);
+    assert.equal(s.missing, CHUNKS[name].missing, `${name}: missing chunks`);
+    for (const ch of s.perChunk) assert.ok(Number.isFinite(ch.decodeMs) && ch.decodeMs >= 0, `${name} ${ch.key}`);
+    const panel = page.locator(`section.view[data-id="${name}"]`);
+    assert.equal(await panel.locator('details.per-chunk td').count(), CHUNKS[name].chunks);
+    assert.match(await panel.locator('.timing').innerText(), new RegExp(`^${CHUNKS[name].chunks} chunks \\(${CHUNKS[name].missing} missing → fill value\\): decode [\\d.]+ ms in all, median [\\d.]+ ms per chunk`));
+    // legend in physical units
+    assert.equal(await panel.locator('.legend .ticks span').count(), 5);
+    const units = await panel.locator('.legend .units').innerText();
+    if (name.startsWith('topobathy.') || name.startsWith('jacksboro')) assert.match(units, /values in m$/);
+    else assert.match(units, /no units/);
+  }
+
+  // the value under the cursor: topobathy row 10, column 20 (the canvas is 120 x 91 pixels)
+  const exp = expectedValues('topobathy.zarr');
+  const canvas = page.locator('section.view[data-id="topobathy.zarr"] canvas.map');
+  const box = await canvas.boundingBox();
+  await page.mouse.move(box.x + ((20 + 0.5) / 120) * box.width, box.y + ((10 + 0.5) / 91) * box.height);
+  const readout = await page.locator('section.view[data-id="topobathy.zarr"] .readout').innerText();
+  assert.equal(readout.split(' · ')[0], `latitude 10, longitude 20: ${shortest32(exp.values[10 * 120 + 20])} m`);
+  assert.match(readout, /chunk 0\.0 decoded in [\d.]+ ms/);
+  // inside the deleted chunk c/1/2
+  await page.mouse.move(box.x + ((70 + 0.5) / 120) * box.width, box.y + ((40 + 0.5) / 91) * box.height);
+  assert.match(await page.locator('section.view[data-id="topobathy.zarr"] .readout').innerText(), /latitude 40, longitude 70: NaN m · chunk 1\.2 \(missing: fill value\)/);
+
+  // the cursor on a land pixel, for the screenshots
+  await page.mouse.move(box.x + ((95 + 0.5) / 120) * box.width, box.y + ((80 + 0.5) / 91) * box.height);
+  await page.screenshot({ path: artifact('demo.png'), fullPage: true });
+  // UPDATE_SCREENSHOT=1 refreshes the README's screenshot (docs/demo.png) from this run.
+  if (process.env.UPDATE_SCREENSHOT === '1') {
+    mkdirSync(path.join(ROOT, 'docs'), { recursive: true });
+    await page.screenshot({ path: path.join(ROOT, 'docs', 'demo.png'), fullPage: true, clip: { x: 0, y: 0, width: 1280, height: 1010 } });
+  }
   assert.deepEqual(errors, []);
   await page.close();
 });
 
-test('demo page shows an error in words (message + code)', async () => {
-  const page = await ctx.newPage();
-  // Chunk c/1/2 was deleted from the store: the fetch fails with 404.
-  await page.goto(`${base}/www/?chunk=c/1/2`);
-  await page.waitForFunction(() => window.__result !== undefined, null, { timeout: 30000 });
-  const r = await page.evaluate(() => window.__result);
-  assert.equal(r.ok, false);
-  assert.equal(r.code, 'not_found');
-  const status = await page.textContent('#status');
-  assert.match(status, /Error decoding c\/1\/2: .*404.*\[code: not_found\]/);
+test('demo: errors appear on the page in words (unknown codec, HTTP 404, invalid metadata)', async () => {
+  const cases = [
+    ['/www/examples/unknown_codec.zarr', 'unknown codec', /^Unknown codec "zfp": neither zarrita nor zarr-scale-offset implements it/],
+    ['/www/examples/does_not_exist.zarr', 'HTTP 404', /^No Zarr array at http:\/\/127\.0\.0\.1:\d+\/www\/examples\/does_not_exist\.zarr: HTTP 404 Not Found for zarr\.json, HTTP 404 Not Found for \.zarray\.$/],
+    ['/www/examples/invalid_scale.zarr', 'invalid_metadata', /^Invalid metadata \[invalid_metadata\]: zarr-scale-offset scale_offset \(codec 0 of the chunk's codecs\): \/configuration\/scale: scale must be non-zero$/],
+  ];
+  for (const [url, kind, text] of cases) {
+    const page = await b.ctx.newPage();
+    await page.goto(`${b.base}/www/?fixtures=0&url=${encodeURIComponent(url)}`);
+    await page.waitForSelector('body[data-state="done"]');
+    const s = (await page.evaluate(() => window.__demo.summary())).url;
+    assert.equal(s.ok, false, url);
+    assert.equal(s.kind, kind, url);
+    const shown = await page.locator('#pasted .status.error').innerText();
+    assert.match(shown, text);
+    assert.ok(await page.locator('#pasted .status.error').isVisible());
+    if (kind === 'HTTP 404') await page.screenshot({ path: artifact('demo-error-404.png') });
+    await page.close();
+  }
+});
+
+test('demo: a URL pasted into the form opens (sharded jacksboro_dem.zarr over Range requests)', async () => {
+  const page = await b.ctx.newPage();
+  const errors = watchErrors(page);
+  await page.goto(`${b.base}/www/?fixtures=0`);
+  await page.waitForSelector('body[data-state="done"]');
+  await page.fill('#url', '/tests/fixtures/stores/jacksboro_dem.zarr');
+  await page.click('#open-form button');
+  await page.waitForSelector('#pasted .status.ok', { timeout: 60_000 });
+  const got = fromBase64(await page.evaluate(() => window.__demo.base64('url')));
+  const c = compareArrays(got, expectedOf('jacksboro_dem.zarr').bytes, 'float32');
+  assert.ok(c.equal, `${c.differ} differ`);
+  assert.match(page.url(), /\?url=%2Ftests%2Ffixtures%2Fstores%2Fjacksboro_dem\.zarr$/);
+  assert.deepEqual(errors, []);
   await page.close();
 });
 
-test('the package works in a module Web Worker (no bundler, no configuration)', async () => {
-  const page = await ctx.newPage();
-  await page.goto(`${base}/www/`);
+test("demo with zarrita's built-in codecs only: the v3 numcodecs.fixedscaleoffset store fails on the page", async () => {
+  const page = await b.ctx.newPage();
+  await page.goto(`${b.base}/www/?codecs=builtin`);
+  await page.waitForSelector('body[data-state="done"]', { timeout: 90_000 });
+  const s = await page.evaluate(() => window.__demo.summary());
+  assert.match(await page.locator('#version').innerText(), /zarrita's built-in codecs only/);
+  const fso = s['topobathy_v3_numcodecs_fixedscaleoffset.zarr'];
+  assert.equal(fso.ok, false);
+  assert.match(fso.error, /^Unknown codec "numcodecs\.fixedscaleoffset": zarrita has no such codec/);
+  // These three happen to decode to the same values with zarrita's own float64 arithmetic
+  // (integer offsets, scales 10/20/100); tests/js/zarrita.test.mjs shows where they differ.
+  for (const name of STORE_NAMES.slice(0, 3)) assert.equal(s[name].ok, true, name);
+  await page.screenshot({ path: artifact('demo-builtin.png'), fullPage: true });
+  await page.close();
+});
+
+test('zarr-scale-offset/zarrita in a module Web Worker: zarrita + register read three stores (no bundler, no import map)', async () => {
+  const page = await b.ctx.newPage();
+  await page.goto(`${b.base}/www/?fixtures=0`);
+  const names = ['topobathy.zarr', 'jacksboro_dem.zarr', 'mri_v2_fixedscaleoffset.zarr'];
+  const r = await page.evaluate(async (names) => {
+    // zarrita's entry imports "@zarrita/storage/fetch" by bare name and import maps do not apply
+    // to workers, so the worker imports zarrita's modules by URL; ours need nothing.
+    const o = location.origin;
+    const src = `
+      import { open } from '${o}/node_modules/zarrita/dist/src/open.js';
+      import { get } from '${o}/node_modules/zarrita/dist/src/indexing/ops.js';
+      import { registry } from '${o}/node_modules/zarrita/dist/src/codecs.js';
+      import { register } from '${o}/dist/zarrita.js';
+      const store = (root) => ({
+        async get(key) { const r = await fetch(root + key); return r.status === 404 ? undefined : new Uint8Array(await r.arrayBuffer()); },
+        async getRange(key, range) {
+          const r = await fetch(root + key, { headers: { Range: 'suffixLength' in range ? 'bytes=-' + range.suffixLength : 'bytes=' + range.offset + '-' + (range.offset + range.length - 1) } });
+          return r.status === 404 ? undefined : new Uint8Array(await r.arrayBuffer());
+        },
+      });
+      try {
+        const registered = await register(registry);
+        const out = { registered, isWorker: typeof WorkerGlobalScope === 'function' && self instanceof WorkerGlobalScope, arrays: {} };
+        for (const name of ${JSON.stringify(names)}) {
+          const arr = await open(store('${o}/tests/fixtures/stores/' + name), { kind: 'array' });
+          const { data, shape } = await get(arr);
+          const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+          let s = ''; for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+          out.arrays[name] = { shape, dtype: arr.dtype, b64: btoa(s) };
+        }
+        postMessage(out);
+      } catch (e) { postMessage({ error: String(e && e.stack || e) + (e && e.cause ? ' <- ' + e.cause.message : '') }); }`;
+    const worker = new Worker(URL.createObjectURL(new Blob([src], { type: 'text/javascript' })), { type: 'module' });
+    return await new Promise((resolve) => {
+      const timer = setTimeout(() => resolve({ error: 'timeout' }), 60_000);
+      worker.onmessage = (e) => { clearTimeout(timer); resolve(e.data); };
+      worker.onerror = (e) => { clearTimeout(timer); resolve({ error: `worker error: ${e.message}` }); };
+    });
+  }, names);
+  assert.equal(r.error, undefined, r.error);
+  assert.equal(r.isWorker, true);
+  assert.deepEqual(r.registered, ['scale_offset', 'cast_value', 'cf.scale_offset', 'numcodecs.fixedscaleoffset']);
+  for (const name of names) {
+    const exp = expectedOf(name);
+    assert.deepEqual(r.arrays[name].shape, exp.shape);
+    const c = compareArrays(fromBase64(r.arrays[name].b64), exp.bytes, exp.dtype);
+    assert.ok(c.equal, `${name} in the worker: ${c.differ} differ`);
+  }
+  await page.close();
+});
+
+test('the core package in a module Web Worker (no bundler, no configuration)', async () => {
+  const page = await b.ctx.newPage();
+  await page.goto(`${b.base}/www/?fixtures=0`);
   const r = await page.evaluate(async () => {
     const src = `import { ready, version, typedArrayKind, encode } from '${location.origin}/dist/index.js';
       await ready();
@@ -111,8 +230,7 @@ test('the package works in a module Web Worker (no bundler, no configuration)', 
       try { out.encoded = Array.from(encode({ name: 'scale_offset', configuration: { scale: 4 } }, 'float32', new Float32Array([0.5, -1]))); }
       catch (e) { out.error = e.code + ': ' + e.message; }
       postMessage(out);`;
-    const url = URL.createObjectURL(new Blob([src], { type: 'text/javascript' }));
-    const worker = new Worker(url, { type: 'module' });
+    const worker = new Worker(URL.createObjectURL(new Blob([src], { type: 'text/javascript' })), { type: 'module' });
     return await new Promise((resolve) => {
       worker.onmessage = (e) => resolve(e.data);
       worker.onerror = (e) => resolve({ workerError: e.message ?? String(e) });
@@ -120,9 +238,13 @@ test('the package works in a module Web Worker (no bundler, no configuration)', 
   });
   assert.equal(r.workerError, undefined, r.workerError);
   assert.match(r.version, /^\d+\.\d+\.\d+/);
-  // Chromium 156 has Float16Array.
-  assert.equal(r.kind, 'Float16Array');
+  assert.equal(r.kind, 'Float16Array', 'Chromium 156 has Float16Array');
   assert.equal(r.error, undefined, r.error);
   assert.deepEqual(r.encoded, [2, -4]);
   await page.close();
+});
+
+test('the README screenshot exists (docs/demo.png; UPDATE_SCREENSHOT=1 npm run test:js refreshes it)', () => {
+  assert.ok(existsSync(path.join(ROOT, 'docs', 'demo.png')));
+  copyFileSync(path.join(ROOT, 'docs', 'demo.png'), artifact('readme-demo.png'));
 });
