@@ -1,0 +1,244 @@
+//! The checks of the fuzz targets, on plain byte inputs, shared by the fuzz targets
+//! (`fuzz/fuzz_targets/*.rs`) and the native regression test that replays every committed
+//! crash input (`tests/fuzz_regressions.rs`, which includes this file with `#[path]`).
+//! Each function panics when an invariant breaks; "no panic" is the first invariant.
+
+#![allow(dead_code)]
+
+use zarr_scale_offset::chain::{check_in_memory, parse_array_codecs, parse_array_meta_text};
+use zarr_scale_offset::dtype::ALL;
+use zarr_scale_offset::json::{self, Json};
+use zarr_scale_offset::{
+    array_data_type, decode, decode_chunk, encode, encode_chunk, encoded_data_type, from_cf,
+    metadata_warnings, validate, DataType, ErrorCode,
+};
+
+/// `json_validate`: byte 0 picks the data type argument, the rest is metadata text (lossy
+/// UTF-8). The JSON writer round-trips; validate() and the strict parser agree on whole array
+/// documents; unparsable JSON is an error; no diagnostic is empty.
+pub fn json_validate(data: &[u8]) {
+    let Some((&sel, rest)) = data.split_first() else {
+        return;
+    };
+    let text = String::from_utf8_lossy(rest);
+    let dt: Option<&str> = match sel as usize % 29 {
+        26 => None,
+        27 => Some("complex64"),
+        28 => Some("{\"name\":\"int4\"}"),
+        i => ALL.get(i).map(|d| d.name()),
+    };
+
+    let parsed = json::parse(&text);
+    if let Ok(doc) = &parsed {
+        let again = json::parse(&doc.to_json_string()).expect("the writer's output parses");
+        assert_eq!(&again, doc, "JSON writer round trip");
+    }
+
+    let report = validate(&text, dt);
+    for d in report.errors.iter().chain(report.warnings.iter()) {
+        assert!(!d.message.is_empty(), "empty diagnostic message");
+    }
+    if parsed.is_err() {
+        assert!(!report.is_ok(), "unparsable JSON must be an error");
+    }
+
+    let strict = metadata_warnings(&text);
+    if let Err(e) = &strict {
+        assert!(!e.message.is_empty());
+    }
+    // validate() treats an object with a "name" and neither "zarr_format" nor "codecs" as a
+    // single codec; any other object is a whole array document.
+    if let Ok(doc @ Json::Object(_)) = &parsed {
+        let is_codec = doc.get("name").is_some()
+            && doc.get("zarr_format").is_none()
+            && doc.get("codecs").is_none();
+        if !is_codec {
+            let whole = validate(&text, None);
+            assert_eq!(
+                whole.is_ok(),
+                strict.is_ok(),
+                "validate and metadata_warnings disagree: {:?} vs {:?}",
+                whole.errors,
+                strict
+            );
+            assert_eq!(array_data_type(&text).is_ok(), strict.is_ok());
+        }
+    }
+}
+
+/// `chunk`: metadata text, a 0x00 byte, then the chunk bytes. Results have exactly the chunk's
+/// size and hold valid in-memory values; a buffer of the wrong length is `length_mismatch`,
+/// never a partial read.
+pub fn chunk(data: &[u8]) {
+    let (meta, bytes) = match data.iter().position(|&b| b == 0) {
+        Some(i) => data.split_at(i),
+        None => (data, &[0u8][..]),
+    };
+    let bytes = bytes.get(1..).unwrap_or(&[]);
+    let Ok(meta) = std::str::from_utf8(meta) else {
+        return;
+    };
+    chunk_doc(meta, bytes);
+}
+
+/// The checks of [`chunk`] on metadata text and bytes.
+pub fn chunk_doc(meta: &str, bytes: &[u8]) {
+    let parsed = parse_array_meta_text(meta);
+    let dec = decode_chunk(meta, bytes);
+    let enc = encode_chunk(meta, bytes);
+    let m = match parsed {
+        Ok(m) => m,
+        Err(_) => {
+            assert!(dec.is_err() && enc.is_err(), "invalid metadata must fail");
+            return;
+        }
+    };
+    let want_stored = m.chunk_len * m.chain.encoded_dtype().size();
+    let want_decoded = m.chunk_len * m.dtype.size();
+    match &dec {
+        Ok(out) => {
+            assert_eq!(bytes.len(), want_stored);
+            assert_eq!(out.len(), want_decoded);
+            check_in_memory(m.dtype, out).expect("decoded chunk holds valid in-memory values");
+        }
+        Err(e) if bytes.len() != want_stored => assert_eq!(e.code, ErrorCode::LengthMismatch),
+        Err(_) => {}
+    }
+    match &enc {
+        Ok(out) => {
+            assert_eq!(bytes.len(), want_decoded);
+            assert_eq!(out.len(), want_stored);
+        }
+        Err(e) if bytes.len() != want_decoded => assert_eq!(e.code, ErrorCode::LengthMismatch),
+        Err(_) => {}
+    }
+    if bytes.len() == want_stored && !bytes.is_empty() {
+        let short = &bytes[..bytes.len() - 1];
+        let e = decode_chunk(meta, short).expect_err("a short chunk must fail");
+        assert_eq!(e.code, ErrorCode::LengthMismatch);
+        let mut long = bytes.to_vec();
+        long.push(0);
+        let e = decode_chunk(meta, &long).expect_err("a long chunk must fail");
+        assert_eq!(e.code, ErrorCode::LengthMismatch);
+    }
+}
+
+fn check_out(dt: DataType, n: usize, out: &[u8]) {
+    assert_eq!(out.len(), n * dt.size(), "{dt}: wrong output length");
+    check_in_memory(dt, out).expect("output holds valid in-memory values");
+}
+
+/// `codec_bind` on a built document: validate() and the strict parser agree, and a chunk of
+/// `data` (resized to the chunk) encodes/decodes to whole, valid elements.
+pub fn bound_doc(meta: &str, data: &[u8]) {
+    let report = validate(meta, None);
+    let strict = parse_array_meta_text(meta);
+    assert_eq!(
+        report.is_ok(),
+        strict.is_ok(),
+        "validate vs strict on {meta}: {:?} / {:?}",
+        report.errors,
+        strict.as_ref().err()
+    );
+    let Ok(m) = strict else {
+        return;
+    };
+    let (dtype, n, enc_dt) = (m.dtype, m.chunk_len, m.chain.encoded_dtype());
+    let mut decoded = data.to_vec();
+    decoded.resize(n * dtype.size(), 0);
+    if let Ok(stored) = encode_chunk(meta, &decoded) {
+        assert_eq!(stored.len(), n * enc_dt.size());
+        if let Ok(back) = decode_chunk(meta, &stored) {
+            check_out(dtype, n, &back);
+        }
+    }
+    let mut stored = data.to_vec();
+    stored.resize(n * enc_dt.size(), 0xa5);
+    if let Ok(out) = decode_chunk(meta, &stored) {
+        check_out(dtype, n, &out);
+    }
+}
+
+/// `codec_bind` on a bare array->array list: validate(list, dtype) agrees with the typed-array
+/// API (unless `may_hold_bytes_codec`: validate() accepts an array->bytes codec in a list, the
+/// typed-array API refuses it), and encode/decode give whole, valid elements.
+pub fn bound_list(list: &str, dtype: DataType, data: &[u8], may_hold_bytes_codec: bool) {
+    let vr = validate(list, Some(dtype.name()));
+    let bound = parse_array_codecs(list, dtype);
+    assert!(
+        may_hold_bytes_codec || vr.is_ok() == bound.is_ok(),
+        "validate vs typed-array API on {list} ({dtype}): {:?} / {:?}",
+        vr.errors,
+        bound.as_ref().err()
+    );
+    let Ok(chain) = bound else {
+        return;
+    };
+    let enc_dt = chain.encoded_dtype();
+    let k = data.len() / dtype.size();
+    if let Ok((t, out)) = encode(list, dtype.name(), &data[..k * dtype.size()]) {
+        assert_eq!(t, enc_dt);
+        check_out(enc_dt, k, &out);
+    }
+    let k = data.len() / enc_dt.size();
+    if let Ok(out) = decode(list, dtype.name(), &data[..k * enc_dt.size()]) {
+        check_out(dtype, k, &out);
+    }
+}
+
+/// `from_cf`: byte 0 picks the packed type, byte 1 the attribute type, the rest is the
+/// attributes' JSON text. A successful result is `{data_type, fill_value, codecs}` whose
+/// zarr.json validates cleanly and decodes a chunk of packed zeros.
+pub fn from_cf_bytes(data: &[u8]) {
+    let [p, a, rest @ ..] = data else {
+        return;
+    };
+    let Ok(attrs) = std::str::from_utf8(rest) else {
+        return;
+    };
+    let packed = ALL[*p as usize % ALL.len()].name();
+    let ad = match *a as usize % 30 {
+        i @ 0..=25 => Some(ALL[i].name()),
+        26 => Some("float32"),
+        27 => Some("float64"),
+        28 => Some("bogus"),
+        _ => None,
+    };
+    from_cf_checked(attrs, packed, ad);
+}
+
+/// The checks of [`from_cf_bytes`].
+pub fn from_cf_checked(attrs: &str, packed: &str, ad: Option<&str>) {
+    let Ok(cf) = from_cf(attrs, packed, ad) else {
+        return;
+    };
+    let j = json::parse(&cf).expect("from_cf returns JSON");
+    let (Some(dt), Some(fill), Some(codecs)) =
+        (j.get("data_type"), j.get("fill_value"), j.get("codecs"))
+    else {
+        panic!("from_cf result lacks a key: {cf}");
+    };
+    let n = 4;
+    let doc = format!(
+        r#"{{"zarr_format":3,"node_type":"array","shape":[{n}],"data_type":{},"chunk_grid":{{"name":"regular","configuration":{{"chunk_shape":[{n}]}}}},"chunk_key_encoding":{{"name":"default"}},"fill_value":{},"codecs":{}}}"#,
+        dt.to_json_string(),
+        fill.to_json_string(),
+        codecs.to_json_string()
+    );
+    let r = validate(&doc, None);
+    assert!(
+        r.is_ok(),
+        "from_cf({attrs}, {packed}, {ad:?}) = {cf} does not validate: {:?}",
+        r.errors
+    );
+    let mut array_codecs = codecs.as_array().unwrap_or(&[]).to_vec();
+    array_codecs.pop();
+    let stored = encoded_data_type(
+        &Json::Array(array_codecs).to_json_string(),
+        dt.as_str().unwrap_or("float64"),
+    )
+    .expect("the array->array codecs bind");
+    if let Err(e) = decode_chunk(&doc, &vec![0u8; n * stored.size()]) {
+        panic!("from_cf({attrs}, {packed}, {ad:?}) = {cf}: zeros do not decode: {e}");
+    }
+}
