@@ -220,9 +220,10 @@ pub fn from_cf(attrs: &Json, packed: DataType, attribute_dtype: Option<DataType>
     let fills = fill_values(attrs, original, packed)?;
     let t = choose_dtype(packed, sf.as_ref(), ao.as_ref());
     // Scalars in the decoded type's fill-value encoding (rounded half-to-even from the text).
+    // write_scalar gives JSON text: a number, or a string such as "Infinity" or "0x…".
     let scalar = |a: &Attr, key: &str| -> Result<Json> {
         let bits = parse_scalar(t, &Json::Number(a.text.clone()), &pointer_push("", key))?.bits;
-        Ok(Json::Number(write_scalar(t, bits)))
+        crate::json::parse(&write_scalar(t, bits))
     };
     let mut cfg = Vec::new();
     if let Some(s) = &sf {
@@ -270,7 +271,8 @@ pub fn from_cf(attrs: &Json, packed: DataType, attribute_dtype: Option<DataType>
             ]),
         ));
     }
-    if packed != t {
+    // The cast_value holds the _FillValue <-> NaN map: keep it when the types are equal too.
+    if packed != t || !fills.is_empty() {
         codecs.push(Json::Object(vec![
             ("name".into(), Json::String("cast_value".into())),
             ("configuration".into(), Json::Object(cv)),
@@ -299,9 +301,50 @@ pub fn from_cf(attrs: &Json, packed: DataType, attribute_dtype: Option<DataType>
             "0".into()
         })
     };
-    Ok(Json::Object(vec![
-        ("data_type".into(), Json::String(t.name().into())),
-        ("fill_value".into(), fill),
-        ("codecs".into(), Json::Array(codecs)),
-    ]))
+    let out = vec![
+        ("data_type".to_string(), Json::String(t.name().into())),
+        ("fill_value".to_string(), fill),
+        ("codecs".to_string(), Json::Array(codecs)),
+    ];
+    check_usable(&out)?;
+    Ok(Json::Object(out))
+}
+
+/// fromCF never hands out metadata that this package rejects (e.g. `scale_factor: 0` gives a
+/// zero scale): the result is bound as a one-element array, and a failure is reported against
+/// the attribute that caused it.
+fn check_usable(out: &[(String, Json)]) -> Result<()> {
+    let one = || Json::Array(vec![Json::Number("1".into())]);
+    let mut doc = vec![
+        ("zarr_format".to_string(), Json::Number("3".into())),
+        ("node_type".to_string(), Json::String("array".into())),
+        ("shape".to_string(), one()),
+        (
+            "chunk_grid".to_string(),
+            Json::Object(vec![
+                ("name".into(), Json::String("regular".into())),
+                (
+                    "configuration".into(),
+                    Json::Object(vec![("chunk_shape".into(), one())]),
+                ),
+            ]),
+        ),
+    ];
+    doc.extend(out.iter().cloned());
+    let mut r = crate::error::Report::default();
+    let m = crate::chain::parse_array_meta(&Json::Object(doc), &mut r);
+    r.into_result(m).map(|_| ()).map_err(|e| {
+        let attr = match e.path.as_deref() {
+            Some(p) if p.ends_with("/scale") => "/scale_factor",
+            Some(p) if p.ends_with("/offset") => "/add_offset",
+            _ => "",
+        };
+        Error::metadata(
+            attr,
+            format!(
+                "these CF attributes give metadata that cannot be used: {}",
+                e.detail()
+            ),
+        )
+    })
 }
