@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+// `npm run sizes` (after `npm run build`): what the package costs.
+//
+//   - the WebAssembly module as a separate .wasm file vs inlined as base64 in
+//     dist/zarr_scale_offset_wasm.js (raw, gzip -9, brotli), i.e. what zero configuration costs;
+//   - the time to turn the inlined base64 back into bytes and to compile the module (Node);
+//   - `npm pack`: the tarball size, the unpacked size and the files.
+//
+// The optimised .wasm is pkg/zarr_scale_offset_bg.opt.wasm (written by scripts/build.mjs; the
+// package does not ship it). tests/js/sizes.test.mjs prints the same table in `npm test`.
+
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function compressed(bytes) {
+  return {
+    raw: bytes.length,
+    gzip: gzipSync(bytes, { level: 9 }).length,
+    brotli: brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+  };
+}
+
+/** Sizes of the module, separate vs inlined, and the decode/compile times. */
+export async function wasmSizes(root = ROOT) {
+  const wasmPath = path.join(root, 'pkg', 'zarr_scale_offset_bg.opt.wasm');
+  const inlinePath = path.join(root, 'dist', 'zarr_scale_offset_wasm.js');
+  if (!existsSync(inlinePath)) throw new Error('dist/ is missing: run `npm run build` first');
+  const { wasmBytes } = await import(pathToFileURL(inlinePath).href);
+  // decode the base64 (best of 5) and compile the module
+  let decodeMs = Infinity;
+  let bytes;
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    bytes = wasmBytes();
+    decodeMs = Math.min(decodeMs, performance.now() - t);
+  }
+  const t = performance.now();
+  await WebAssembly.compile(bytes);
+  const compileMs = performance.now() - t;
+  const separate = compressed(existsSync(wasmPath) ? readFileSync(wasmPath) : Buffer.from(bytes));
+  const inlined = compressed(readFileSync(inlinePath));
+  return { separate, inlined, decodeMs, compileMs, moduleBytes: bytes.length };
+}
+
+/** `npm pack --dry-run`: { filename, size, unpackedSize, files: [{path, size}] }. */
+export function packInfo(root = ROOT) {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'zso-sizes-'));
+  try {
+    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--pack-destination', tmp], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const [info] = JSON.parse(out);
+    return { filename: info.filename, size: info.size, unpackedSize: info.unpackedSize, files: info.files.map((f) => ({ path: f.path, size: f.size })) };
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+const n = (v) => String(v.toLocaleString('en-US')).padStart(9);
+
+/** The report as lines of text. */
+export async function report(root = ROOT) {
+  const w = await wasmSizes(root);
+  const p = packInfo(root);
+  const lines = [];
+  lines.push('WebAssembly module: separate .wasm vs inlined base64 (what zero configuration costs)');
+  lines.push(`  ${''.padEnd(40)} ${'raw B'.padStart(9)} ${'gzip -9 B'.padStart(10)} ${'brotli B'.padStart(9)}`);
+  lines.push(`  ${'.wasm file (wasm-opt -O3, not shipped)'.padEnd(40)} ${n(w.separate.raw)} ${n(w.separate.gzip).padStart(10)} ${n(w.separate.brotli)}`);
+  lines.push(`  ${'dist/zarr_scale_offset_wasm.js (inlined)'.padEnd(40)} ${n(w.inlined.raw)} ${n(w.inlined.gzip).padStart(10)} ${n(w.inlined.brotli)}`);
+  const pct = (a, b) => `${(((a - b) / b) * 100).toFixed(0)} %`;
+  lines.push(`  ${'inlining costs'.padEnd(40)} ${n(w.inlined.raw - w.separate.raw)} ${n(w.inlined.gzip - w.separate.gzip).padStart(10)} ${n(w.inlined.brotli - w.separate.brotli)}   (+${pct(w.inlined.raw, w.separate.raw)} raw, +${pct(w.inlined.gzip, w.separate.gzip)} gzip, +${pct(w.inlined.brotli, w.separate.brotli)} brotli)`);
+  lines.push(`  base64 -> bytes ${w.decodeMs.toFixed(2)} ms, WebAssembly.compile ${w.compileMs.toFixed(1)} ms (Node ${process.versions.node})`);
+  lines.push(`npm pack: ${p.filename} ${n(p.size).trim()} B (unpacked ${n(p.unpackedSize).trim()} B), ${p.files.length} files:`);
+  for (const f of p.files) lines.push(`  ${f.path.padEnd(40)} ${n(f.size)}`);
+  return { lines, wasm: w, pack: p };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  report().then(
+    (r) => console.log(r.lines.join('\n')),
+    (e) => {
+      console.error(e.message);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,43 @@
+// Compile-time checks of js/zarrita.d.ts against zarrita's own declarations (zarrita 0.7.5),
+// through the package's exports map. `tsc -p tests/types-zarrita` must pass (tests/js/zarrita-types.test.mjs).
+import * as zarr from 'zarrita';
+import {
+  register,
+  codecEntries,
+  codecNames,
+  ENCODED_META,
+  type ZarritaCodecName,
+  type ZarritaChunkMetadata,
+} from 'zarr-scale-offset/zarrita';
+
+export async function main(url: string): Promise<Float32Array> {
+  const names: ZarritaCodecName[] = await register(zarr.registry);
+  void names;
+  const first: ZarritaCodecName = codecNames[0];
+  void first;
+  const arr = await zarr.open(new zarr.FetchStore(url), { kind: 'array' });
+  if (!arr.is('float32')) throw new Error(`expected float32, got ${arr.dtype}`);
+  const chunk = await zarr.get(arr);
+  return chunk.data;
+}
+
+// A registry of your own works too.
+export async function own(): Promise<void> {
+  await register(new Map<string, () => Promise<unknown>>());
+  // @ts-expect-error: a registry is required
+  await register();
+  // @ts-expect-error: not a registry
+  await register({});
+}
+
+// The entries, by hand.
+export function byHand(meta: ZarritaChunkMetadata): number {
+  const codec = codecEntries.scale_offset.fromConfig({ scale: 10, offset: -1500 }, meta);
+  const out = codec.decode({ data: new Float32Array(4), shape: [4], stride: [1] });
+  const next = codec.getEncodedMeta(meta);
+  const real: string | undefined = next[ENCODED_META]?.dataType;
+  void real;
+  // @ts-expect-error: not a codec name
+  void codecEntries.gzip;
+  return out.shape[0];
+}
