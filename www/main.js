@@ -179,6 +179,8 @@ async function load(v, cmap) {
       r.max = 1;
     }
     draw($('canvas.map', v.panel), view, cmap, r);
+    // a 1-D array (or a very flat view) is drawn as a band, not a hairline
+    if (view.rows * 24 < view.cols) $('canvas.map', v.panel).style.height = '48px';
     const ticks = drawLegend($('.legend canvas', v.panel), cmap, r);
     $('.ticks', v.panel).replaceChildren(...ticks.map((t) => el('span', {}, tick(t))));
     $('.units', v.panel).textContent = units ? `${arr.dtype} values in ${units}` : `${arr.dtype} values (the metadata gives no units)`;
@@ -188,7 +190,10 @@ async function load(v, cmap) {
     $('.timing', v.panel).textContent =
       `${chunks.length} chunks (${chunks.length - decoded.length} missing → fill value): decode ${timing.decodeMs.toFixed(2)} ms in all, ` +
       `median ${median.toFixed(3)} ms per chunk; fetch ${timing.fetchMs.toFixed(1)} ms.` +
-      (view.truncated ? ` Showing ${view.rank > 2 ? 'index 0 of the leading dimensions, ' : ''}rows 0–${view.rows - 1} and columns 0–${view.cols - 1} (at most ${MAX_SIDE} each).` : '');
+      (view.truncated
+        ? ` Showing ${view.rank > 2 ? `${arr.shape.slice(0, -2).map((_, k) => `${dims?.[k] ?? `dimension ${k}`} = 0`).join(', ')}; ` : ''}` +
+          `rows 0–${view.rows - 1} and columns 0–${view.cols - 1} (at most ${MAX_SIDE} each).`
+        : '');
     const table = $('.per-chunk table', v.panel);
     renderChunkTable(table, result);
     $('.per-chunk', v.panel).open = chunks.length <= 200;
