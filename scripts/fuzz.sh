@@ -54,7 +54,7 @@ run_one() {
 
 running=0
 for t in $TARGETS; do
-  echo "=== fuzzing $t (${RUNS:+$RUNS runs}${RUNS:-${SECONDS_PER}s})"
+  if [ -n "$RUNS" ]; then echo "=== fuzzing $t ($RUNS runs)"; else echo "=== fuzzing $t (${SECONDS_PER}s)"; fi
   run_one "$t" &
   running=$((running + 1))
   if [ "$running" -ge "$JOBS" ]; then
