@@ -231,6 +231,18 @@ export function decode<D extends DataTypeName>(
   data: ZarrTypedArray,
 ): TypedArrayFor<D>;
 
+/**
+ * Like `decode`, but writes into `out`, a caller-supplied typed array of `dataType` with as many
+ * elements as `data` (for viewers that reuse buffers). On an error `out` may be partly written.
+ * @returns `out`
+ */
+export function decodeInto<D extends DataTypeName, T extends TypedArrayFor<D>>(
+  codecs: Codecs,
+  dataType: DataType<D>,
+  data: ZarrTypedArray,
+  out: T,
+): T;
+
 /** The canonical name of the data type that `encode(codecs, dataType, …)` produces. */
 export function encodedDataType(codecs: Codecs, dataType: DataType): DataTypeName;
 
@@ -266,6 +278,18 @@ export function decodeChunk<const M extends object | string>(
   arrayMetadata: M,
   bytes: Uint8Array | ArrayBuffer | SharedArrayBuffer,
 ): TypedArrayFor<DataTypeOf<M>>;
+
+/**
+ * Like `decodeChunk`, but writes into `out`, a caller-supplied typed array of the array's data
+ * type with the chunk's number of elements (for viewers that reuse buffers). On an error `out`
+ * may be partly written.
+ * @returns `out`
+ */
+export function decodeChunkInto<const M extends object | string, T extends TypedArrayFor<DataTypeOf<M>>>(
+  arrayMetadata: M,
+  bytes: Uint8Array | ArrayBuffer | SharedArrayBuffer,
+  out: T,
+): T;
 
 /** The canonical data type name of a zarr.json array document (object or JSON text). */
 export function arrayDataType(arrayMetadata: ArrayMetadata | string | object): DataTypeName;

@@ -296,7 +296,7 @@ export function encode(codecs, dataType, data) {
   const [name, dt] = dataTypeArgs(dataType);
   const input = bytesIn('encode', data, kindOf(name), name);
   const outName = wasm.encodedDataType(c, dt);
-  return typedOut(wasm.encodeArray(c, dt, input), kindOf(outName));
+  return typedOut(wasm.encodeArrayJs(c, dt, input), kindOf(outName));
 }
 
 /**
@@ -309,7 +309,22 @@ export function decode(codecs, dataType, data) {
   const [name, dt] = dataTypeArgs(dataType);
   const inName = wasm.encodedDataType(c, dt);
   const input = bytesIn('decode', data, kindOf(inName), inName);
-  return typedOut(wasm.decodeArray(c, dt, input), kindOf(name));
+  return typedOut(wasm.decodeArrayJs(c, dt, input), kindOf(name));
+}
+
+/**
+ * Like `decode`, but writes into `out`, a caller-supplied typed array of `dataType` with as many
+ * elements as `data` (for viewers that reuse buffers). Returns `out`. On an error `out` may have
+ * been partly written.
+ */
+export function decodeInto(codecs, dataType, data, out) {
+  ensureReady('decodeInto');
+  const c = codecsText(codecs);
+  const [name, dt] = dataTypeArgs(dataType);
+  const inName = wasm.encodedDataType(c, dt);
+  const input = bytesIn('decodeInto', data, kindOf(inName), inName);
+  wasm.decodeArrayInto(c, dt, input, bytesIn('decodeInto', out, kindOf(name), name));
+  return out;
 }
 
 /** The canonical name of the data type that `encode(codecs, dataType, …)` produces. */
@@ -324,7 +339,7 @@ export function encodeChunk(arrayMetadata, data) {
   const m = metadataText(arrayMetadata);
   const name = wasm.arrayDataType(m);
   const input = bytesIn('encodeChunk', data, kindOf(name), name);
-  return wasm.encodeChunk(m, input);
+  return wasm.encodeChunkJs(m, input);
 }
 
 /** Decodes one whole stored chunk of a Zarr v3 array to a typed array of the array's data type. */
@@ -333,7 +348,21 @@ export function decodeChunk(arrayMetadata, bytes) {
   const m = metadataText(arrayMetadata);
   const name = wasm.arrayDataType(m);
   const input = storedBytesIn('decodeChunk', bytes);
-  return typedOut(wasm.decodeChunk(m, input), kindOf(name));
+  return typedOut(wasm.decodeChunkJs(m, input), kindOf(name));
+}
+
+/**
+ * Like `decodeChunk`, but writes into `out`, a caller-supplied typed array of the array's data
+ * type with the chunk's number of elements (for viewers that reuse buffers). Returns `out`. On an
+ * error `out` may have been partly written.
+ */
+export function decodeChunkInto(arrayMetadata, bytes, out) {
+  ensureReady('decodeChunkInto');
+  const m = metadataText(arrayMetadata);
+  const name = wasm.arrayDataType(m);
+  const input = storedBytesIn('decodeChunkInto', bytes);
+  wasm.decodeChunkInto(m, input, bytesIn('decodeChunkInto', out, kindOf(name), name));
+  return out;
 }
 
 /** The canonical data type name of a zarr.json array document (object or JSON text). */

@@ -11,6 +11,8 @@ use crate::codec::{known_codec, scalar, Bytes, CastValue, CodecKind, ScaleOffset
 use crate::dtype::DataType;
 use crate::error::{Error, ErrorCode, Report, Result};
 use crate::json::{parse, pointer_index, pointer_push, Json};
+use crate::kernels::{pipeline, Lut8, Stage};
+use std::sync::OnceLock;
 
 /// One parsed entry of a codecs list.
 #[derive(Debug, Clone, Copy)]
@@ -144,7 +146,21 @@ impl ArrayCodec {
             ArrayCodec::FixedScaleOffset(c) => c.decode(input, out),
         }
     }
+    /// One value (raw bits) encoded (`enc`) or decoded; `None` when it fails.
+    fn value(&self, enc: bool, bits: u64) -> Option<u64> {
+        match (self, enc) {
+            (ArrayCodec::ScaleOffset(c), true) => c.encode_value(bits).ok(),
+            (ArrayCodec::ScaleOffset(c), false) => c.decode_value(bits).ok(),
+            (ArrayCodec::CastValue(c), true) => c.encode_value(bits).ok(),
+            (ArrayCodec::CastValue(c), false) => c.decode_value(bits).ok(),
+            (ArrayCodec::FixedScaleOffset(_), true) => None,
+            (ArrayCodec::FixedScaleOffset(c), false) => Some(c.decode_value(bits)),
+        }
+    }
 }
+
+/// Chunks smaller than this do not build a lookup table.
+const LUT_MIN_ELEMENTS: usize = 1024;
 
 /// A bound list of array -> array codecs.
 #[derive(Debug, Clone)]
@@ -154,6 +170,10 @@ pub struct ArrayChain {
     decoded: DataType,
     encoded: DataType,
     encoded_fill: Option<u64>,
+    /// Whole-chain lookup tables for one-byte sources (encode, decode), built on first use.
+    luts: [OnceLock<Option<Lut8>>; 2],
+    /// Use the fast paths (false: the codec-by-codec reference only, for tests).
+    fast: bool,
 }
 
 fn entry_pointer(base: &str, index: usize) -> String {
@@ -288,12 +308,18 @@ impl ArrayChain {
             decoded,
             encoded,
             encoded_fill: cur_fill,
+            luts: Default::default(),
+            fast: true,
         })
     }
 
     /// The data type after all codecs.
     pub fn encoded_dtype(&self) -> DataType {
         self.encoded
+    }
+    /// The data type before all codecs.
+    pub fn decoded_dtype(&self) -> DataType {
+        self.decoded
     }
     /// The fill value after all codecs (when a fill was bound).
     pub fn encoded_fill(&self) -> Option<u64> {
@@ -302,7 +328,150 @@ impl ArrayChain {
 
     /// Encodes in-memory data of the decoded type.
     pub fn encode(&self, data: &[u8]) -> Result<Vec<u8>> {
-        check_in_memory(self.decoded, data)?;
+        let mut out = vec![0u8; data.len() / self.decoded.size() * self.encoded.size()];
+        self.encode_into(data, &mut out)?;
+        Ok(out)
+    }
+
+    /// Decodes in-memory data of the encoded type.
+    pub fn decode(&self, data: &[u8]) -> Result<Vec<u8>> {
+        let mut out = vec![0u8; data.len() / self.encoded.size() * self.decoded.size()];
+        self.decode_into(data, &mut out)?;
+        Ok(out)
+    }
+
+    /// The same chain with every kernel, lookup table and tiling turned off: the codec-by-codec,
+    /// element-by-element reference (for tests that compare the two).
+    #[doc(hidden)]
+    pub fn without_kernels(&self) -> ArrayChain {
+        let codecs = self
+            .codecs
+            .iter()
+            .map(|(p, c, t)| {
+                let c = match c {
+                    ArrayCodec::ScaleOffset(c) => ArrayCodec::ScaleOffset(c.without_kernels()),
+                    ArrayCodec::CastValue(c) => ArrayCodec::CastValue(c.without_kernels()),
+                    other => other.clone(),
+                };
+                (p.clone(), c, *t)
+            })
+            .collect();
+        ArrayChain {
+            codecs,
+            luts: Default::default(),
+            fast: false,
+            ..self.clone()
+        }
+    }
+
+    /// Encodes in-memory data of the decoded type into `out` (in-memory data of the encoded
+    /// type, the same number of elements).
+    pub fn encode_into(&self, data: &[u8], out: &mut [u8]) -> Result<()> {
+        self.run(true, data, out)
+    }
+
+    /// Decodes in-memory data of the encoded type into `out` (in-memory data of the decoded
+    /// type, the same number of elements).
+    pub fn decode_into(&self, data: &[u8], out: &mut [u8]) -> Result<()> {
+        self.run(false, data, out)
+    }
+
+    /// The fast paths (a whole-chain lookup table for a one-byte source, else every codec's
+    /// kernel over cache-sized tiles); when one declines, the reference below reports the error.
+    fn run(&self, enc: bool, data: &[u8], out: &mut [u8]) -> Result<()> {
+        let (src, dst) = if enc {
+            (self.decoded, self.encoded)
+        } else {
+            (self.encoded, self.decoded)
+        };
+        check_in_memory(src, data)?;
+        let n = data.len() / src.size();
+        if out.len() != n * dst.size() {
+            return Err(Error::new(
+                ErrorCode::LengthMismatch,
+                format!(
+                    "the output has {} bytes; {n} {dst} elements need {}",
+                    out.len(),
+                    n * dst.size()
+                ),
+            ));
+        }
+        let done = self.fast
+            && match self.lut(enc, n) {
+                Some(lut) => lut.run(data, out),
+                None => {
+                    let runs: Vec<_> = self
+                        .codecs
+                        .iter()
+                        .map(|(_, c, input)| {
+                            let run = move |i: &[u8], o: &mut [u8]| {
+                                if enc {
+                                    c.encode(i, o)
+                                } else {
+                                    c.decode(i, o)
+                                }
+                            };
+                            (input.size(), c.encoded_dtype().size(), run)
+                        })
+                        .collect();
+                    let mut stages: Vec<Stage> = runs
+                        .iter()
+                        .map(|(a, b, run)| Stage {
+                            in_size: if enc { *a } else { *b },
+                            out_size: if enc { *b } else { *a },
+                            run,
+                        })
+                        .collect();
+                    if !enc {
+                        stages.reverse();
+                    }
+                    pipeline(&stages, data, out)
+                }
+            };
+        if done {
+            return Ok(());
+        }
+        let v = if enc {
+            self.encode_reference(data)?
+        } else {
+            self.decode_reference(data)?
+        };
+        out.copy_from_slice(&v);
+        Ok(())
+    }
+
+    /// The whole-chain lookup table when the source of this direction has one byte per element
+    /// and the chunk is large enough to pay for it; built with the per-element reference.
+    fn lut(&self, enc: bool, n: usize) -> Option<&Lut8> {
+        let (src, dst) = if enc {
+            (self.decoded, self.encoded)
+        } else {
+            (self.encoded, self.decoded)
+        };
+        if src.size() != 1 || n < LUT_MIN_ELEMENTS || self.codecs.is_empty() {
+            return None;
+        }
+        self.luts[usize::from(!enc)]
+            .get_or_init(|| {
+                Some(Lut8::build(dst.size(), |byte| {
+                    let mut bits = src.read_bits(&[byte], 0);
+                    if enc {
+                        for (_, c, _) in &self.codecs {
+                            bits = c.value(true, bits)?;
+                        }
+                    } else {
+                        for (_, c, _) in self.codecs.iter().rev() {
+                            bits = c.value(false, bits)?;
+                        }
+                    }
+                    Some(bits)
+                }))
+            })
+            .as_ref()
+    }
+
+    /// The reference encode: codec by codec over the whole chunk.
+    fn encode_reference(&self, data: &[u8]) -> Result<Vec<u8>> {
         let n = data.len() / self.decoded.size();
         let mut cur = data.to_vec();
         for (p, c, input) in &self.codecs {
@@ -315,9 +484,8 @@ impl ArrayChain {
         Ok(cur)
     }
 
-    /// Decodes in-memory data of the encoded type.
-    pub fn decode(&self, data: &[u8]) -> Result<Vec<u8>> {
-        check_in_memory(self.encoded, data)?;
+    /// The reference decode: codec by codec over the whole chunk.
+    fn decode_reference(&self, data: &[u8]) -> Result<Vec<u8>> {
         let n = data.len() / self.encoded.size();
         let mut cur = data.to_vec();
         for (p, c, input) in self.codecs.iter().rev() {
@@ -470,11 +638,38 @@ impl Chain {
 
     /// Encodes a chunk's in-memory data to stored bytes.
     pub fn encode(&self, data: &[u8]) -> Result<Vec<u8>> {
-        Ok(self.bytes.encode(&self.array.encode(data)?))
+        let v = self.array.encode(data)?;
+        if self.bytes.is_identity() {
+            return Ok(v);
+        }
+        Ok(self.bytes.encode(&v))
     }
     /// Decodes a chunk's stored bytes to in-memory data.
     pub fn decode(&self, bytes: &[u8]) -> Result<Vec<u8>> {
+        if self.bytes.is_identity() {
+            return self.array.decode(bytes);
+        }
         self.array.decode(&self.bytes.decode(bytes))
+    }
+    /// Encodes a chunk's in-memory data into `out` (its stored bytes).
+    pub fn encode_into(&self, data: &[u8], out: &mut [u8]) -> Result<()> {
+        if self.bytes.is_identity() {
+            return self.array.encode_into(data, out);
+        }
+        let v = self.array.encode(data)?;
+        out.copy_from_slice(&self.bytes.encode(&v));
+        Ok(())
+    }
+    /// Decodes a chunk's stored bytes into `out` (in-memory data of the decoded type).
+    pub fn decode_into(&self, bytes: &[u8], out: &mut [u8]) -> Result<()> {
+        if self.bytes.is_identity() {
+            return self.array.decode_into(bytes, out);
+        }
+        self.array.decode_into(&self.bytes.decode(bytes), out)
+    }
+    /// The data type of the array (what `decode` produces).
+    pub fn decoded_dtype(&self) -> DataType {
+        self.array.decoded
     }
     /// The data type the `bytes` codec receives.
     pub fn encoded_dtype(&self) -> DataType {

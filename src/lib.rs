@@ -13,6 +13,7 @@ pub mod codec;
 pub mod dtype;
 pub mod error;
 pub mod json;
+pub mod kernels;
 pub mod num;
 pub mod v2;
 pub mod wasm;
@@ -20,7 +21,7 @@ pub mod wasm;
 pub use dtype::DataType;
 pub use error::{Error, ErrorCode, Result, Warning};
 
-fn check_chunk_len(what: &str, got: usize, n: usize, dtype: DataType) -> Result<()> {
+pub(crate) fn check_chunk_len(what: &str, got: usize, n: usize, dtype: DataType) -> Result<()> {
     let want = n.saturating_mul(dtype.size());
     if got != want {
         return Err(Error::new(

@@ -3,7 +3,11 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::error::Error;
+use crate::chain::{ArrayChain, ArrayMeta};
+use crate::error::{Error, ErrorCode, Result as CrateResult};
+use js_sys::Uint8Array;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 fn to_js(e: Error) -> JsValue {
     let err = js_sys::Error::new(&e.message);
@@ -50,11 +54,247 @@ pub fn decode_chunk(metadata: &str, data: &[u8]) -> Result<Vec<u8>, JsValue> {
     crate::decode_chunk(metadata, data).map_err(to_js)
 }
 
+// ---------------------------------------------------------------------------------------------
+// Typed-array exports for the JS entry: bound chains are cached by their text (bind once), and
+// data moves between JS and wasm memory in tiles, so a chunk is copied in and out once, through
+// cache-sized buffers, with no chunk-sized allocation in wasm memory.
+
+/// Bound chains kept per kind of key (most recently used first).
+const CACHE_SIZE: usize = 16;
+
+/// Bound values by key, most recently used first.
+type Cache<K, V> = RefCell<Vec<(K, Rc<V>)>>;
+
+thread_local! {
+    static CHUNK_CACHE: Cache<String, ArrayMeta> = const { RefCell::new(Vec::new()) };
+    static ARRAY_CACHE: Cache<(String, String), ArrayChain> = const { RefCell::new(Vec::new()) };
+}
+
+fn cached<K: PartialEq, V>(
+    cache: &'static std::thread::LocalKey<Cache<K, V>>,
+    key: K,
+    make: impl FnOnce() -> CrateResult<V>,
+) -> CrateResult<Rc<V>> {
+    if let Some(v) = cache.with_borrow_mut(|c| {
+        let i = c.iter().position(|(k, _)| *k == key)?;
+        let e = c.remove(i);
+        let v = e.1.clone();
+        c.insert(0, e);
+        Some(v)
+    }) {
+        return Ok(v);
+    }
+    let v = Rc::new(make()?);
+    cache.with_borrow_mut(|c| {
+        c.truncate(CACHE_SIZE - 1);
+        c.insert(0, (key, v.clone()));
+    });
+    Ok(v)
+}
+
+fn chunk_meta(metadata: &str) -> CrateResult<Rc<ArrayMeta>> {
+    cached(&CHUNK_CACHE, metadata.to_string(), || {
+        crate::chain::parse_array_meta_text(metadata)
+    })
+}
+
+fn array_chain(codecs: &str, data_type: &str) -> CrateResult<Rc<ArrayChain>> {
+    cached(
+        &ARRAY_CACHE,
+        (codecs.to_string(), data_type.to_string()),
+        || crate::chain::parse_array_codecs(codecs, crate::chain::parse_data_type_arg(data_type)?),
+    )
+}
+
+/// Elements per tile moved between JS and wasm memory.
+const IO_TILE: usize = 16384;
+
+/// Runs `f` (a whole-buffer encode or decode) from the JS bytes `data` (elements of `in_size`
+/// bytes) into the JS bytes `out` (elements of `out_size` bytes), tile by tile. A failing tile
+/// is rerun over the whole input, so that the error names its element's index in the chunk.
+fn stream(
+    data: &Uint8Array,
+    in_size: usize,
+    out: &Uint8Array,
+    out_size: usize,
+    f: impl Fn(&[u8], &mut [u8]) -> CrateResult<()>,
+) -> CrateResult<()> {
+    let n = data.length() as usize / in_size;
+    if data.length() as usize % in_size != 0 {
+        // Not whole elements: the whole-buffer run reports it.
+        return f(&data.to_vec(), &mut vec![0u8; n * out_size]);
+    }
+    let tile = IO_TILE.min(n.max(1));
+    let mut ib = vec![0u8; tile * in_size];
+    let mut ob = vec![0u8; tile * out_size];
+    let mut start = 0;
+    while start < n {
+        let len = tile.min(n - start);
+        let i = &mut ib[..len * in_size];
+        let (a, b) = (start * in_size, (start + len) * in_size);
+        data.subarray(a as u32, b as u32).copy_to(i);
+        let o = &mut ob[..len * out_size];
+        if f(i, o).is_err() {
+            let whole = data.to_vec();
+            let mut all = vec![0u8; n * out_size];
+            f(&whole, &mut all)?;
+            out.copy_from(&all);
+            return Ok(());
+        }
+        let (a, b) = (start * out_size, (start + len) * out_size);
+        out.subarray(a as u32, b as u32).copy_from(o);
+        start += len;
+    }
+    Ok(())
+}
+
+fn check_out(out: &Uint8Array, n: usize, dtype: crate::DataType) -> CrateResult<()> {
+    let want = n * dtype.size();
+    if out.length() as usize != want {
+        return Err(Error::new(
+            ErrorCode::LengthMismatch,
+            format!(
+                "the output has {} bytes; {n} {dtype} elements need {want}",
+                out.length()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn chunk_decode(
+    metadata: &str,
+    data: &Uint8Array,
+    out: Option<&Uint8Array>,
+) -> CrateResult<Uint8Array> {
+    let m = chunk_meta(metadata)?;
+    let (enc, dec) = (m.chain.encoded_dtype(), m.dtype);
+    crate::check_chunk_len("the stored chunk", data.length() as usize, m.chunk_len, enc)?;
+    let out = match out {
+        Some(o) => {
+            check_out(o, m.chunk_len, dec)?;
+            o.clone()
+        }
+        None => Uint8Array::new_with_length((m.chunk_len * dec.size()) as u32),
+    };
+    stream(data, enc.size(), &out, dec.size(), |i, o| {
+        m.chain.decode_into(i, o)
+    })?;
+    Ok(out)
+}
+
+fn array_decode(
+    codecs: &str,
+    data_type: &str,
+    data: &Uint8Array,
+    out: Option<&Uint8Array>,
+) -> CrateResult<Uint8Array> {
+    let c = array_chain(codecs, data_type)?;
+    let (enc, dec) = (c.encoded_dtype(), c.decoded_dtype());
+    let n = data.length() as usize / enc.size();
+    let out = match out {
+        Some(o) => {
+            check_out(o, n, dec)?;
+            o.clone()
+        }
+        None => Uint8Array::new_with_length((n * dec.size()) as u32),
+    };
+    stream(data, enc.size(), &out, dec.size(), |i, o| {
+        c.decode_into(i, o)
+    })?;
+    Ok(out)
+}
+
+/// Like `decodeChunk`, from a JS `Uint8Array` to a new JS `Uint8Array` (bound chains cached,
+/// data streamed in tiles).
+#[wasm_bindgen(js_name = decodeChunkJs)]
+pub fn decode_chunk_js(metadata: &str, data: &Uint8Array) -> Result<Uint8Array, JsValue> {
+    chunk_decode(metadata, data, None).map_err(to_js)
+}
+
+/// Decodes a stored chunk into `out`, the bytes of a caller-supplied typed array of the array's
+/// data type and the chunk's length.
+#[wasm_bindgen(js_name = decodeChunkInto)]
+pub fn decode_chunk_into(
+    metadata: &str,
+    data: &Uint8Array,
+    out: &Uint8Array,
+) -> Result<(), JsValue> {
+    chunk_decode(metadata, data, Some(out))
+        .map(|_| ())
+        .map_err(to_js)
+}
+
+/// Like `encodeChunk`, from a JS `Uint8Array` to a new JS `Uint8Array`.
+#[wasm_bindgen(js_name = encodeChunkJs)]
+pub fn encode_chunk_js(metadata: &str, data: &Uint8Array) -> Result<Uint8Array, JsValue> {
+    let run = || -> CrateResult<Uint8Array> {
+        let m = chunk_meta(metadata)?;
+        let (dec, enc) = (m.dtype, m.chain.encoded_dtype());
+        crate::check_chunk_len(
+            "the decoded chunk",
+            data.length() as usize,
+            m.chunk_len,
+            dec,
+        )?;
+        let out = Uint8Array::new_with_length((m.chunk_len * enc.size()) as u32);
+        stream(data, dec.size(), &out, enc.size(), |i, o| {
+            m.chain.encode_into(i, o)
+        })?;
+        Ok(out)
+    };
+    run().map_err(to_js)
+}
+
+/// Like `decodeArray`, from a JS `Uint8Array` to a new JS `Uint8Array`.
+#[wasm_bindgen(js_name = decodeArrayJs)]
+pub fn decode_array_js(
+    codecs: &str,
+    data_type: &str,
+    data: &Uint8Array,
+) -> Result<Uint8Array, JsValue> {
+    array_decode(codecs, data_type, data, None).map_err(to_js)
+}
+
+/// Decodes into `out`, the bytes of a caller-supplied typed array of `data_type` with as many
+/// elements as `data`.
+#[wasm_bindgen(js_name = decodeArrayInto)]
+pub fn decode_array_into(
+    codecs: &str,
+    data_type: &str,
+    data: &Uint8Array,
+    out: &Uint8Array,
+) -> Result<(), JsValue> {
+    array_decode(codecs, data_type, data, Some(out))
+        .map(|_| ())
+        .map_err(to_js)
+}
+
+/// Like `encodeArray`, from a JS `Uint8Array` to a new JS `Uint8Array`.
+#[wasm_bindgen(js_name = encodeArrayJs)]
+pub fn encode_array_js(
+    codecs: &str,
+    data_type: &str,
+    data: &Uint8Array,
+) -> Result<Uint8Array, JsValue> {
+    let run = || -> CrateResult<Uint8Array> {
+        let c = array_chain(codecs, data_type)?;
+        let (dec, enc) = (c.decoded_dtype(), c.encoded_dtype());
+        let n = data.length() as usize / dec.size();
+        let out = Uint8Array::new_with_length((n * enc.size()) as u32);
+        stream(data, dec.size(), &out, enc.size(), |i, o| {
+            c.encode_into(i, o)
+        })?;
+        Ok(out)
+    };
+    run().map_err(to_js)
+}
+
 /// The canonical data type name of a zarr.json array document (JSON text).
 #[wasm_bindgen(js_name = arrayDataType)]
 pub fn array_data_type(metadata: &str) -> Result<String, JsValue> {
-    crate::array_data_type(metadata)
-        .map(|d| d.name().to_string())
+    chunk_meta(metadata)
+        .map(|m| m.dtype.name().to_string())
         .map_err(to_js)
 }
 

@@ -71,6 +71,13 @@ impl Bytes {
         })
     }
 
+    /// Whether stored bytes and in-memory elements are the same bytes (little-endian, or one
+    /// byte holding all 8 bits), so a chain can skip this codec.
+    pub fn is_identity(&self) -> bool {
+        let n = self.dtype.size();
+        (n > 1 && !self.big) || (n == 1 && self.dtype.bits() == 8)
+    }
+
     /// Encodes in-memory elements into stored bytes.
     pub fn encode(&self, input: &[u8]) -> Vec<u8> {
         let n = self.dtype.size();

@@ -6,6 +6,8 @@ use crate::codec::scalar;
 use crate::dtype::DataType;
 use crate::error::{Error, Report, Result};
 use crate::json::{pointer_index, pointer_push, Json};
+use crate::kernels::cast::CastKernel;
+use crate::kernels::run_blocks;
 use crate::num::RoundingMode;
 
 /// A `cast_value` codec bound to its input data type.
@@ -19,6 +21,8 @@ pub struct CastValue {
     encode_map: Vec<(Num, u64)>,
     /// (key value in `to`, output bits in `from`), in order.
     decode_map: Vec<(Num, u64)>,
+    /// The fast paths for encode (`from` -> `to`) and decode, selected at bind time.
+    kernels: [CastKernel; 2],
 }
 
 /// Parses a data type given as a string or as `{"name": ..., "configuration": {}}`.
@@ -234,6 +238,10 @@ impl CastValue {
         match to {
             Some(to) if report.error_count() == errors_before => (
                 Some(CastValue {
+                    kernels: [
+                        CastKernel::select(from, to, rounding, &encode_map),
+                        CastKernel::select(to, from, rounding, &decode_map),
+                    ],
                     from,
                     to,
                     rounding,
@@ -310,7 +318,45 @@ impl CastValue {
         Ok(enc)
     }
 
+    /// The same codec without its kernels: every buffer goes through the element-by-element
+    /// reference (for tests that compare the two).
+    #[doc(hidden)]
+    pub fn without_kernels(&self) -> CastValue {
+        CastValue {
+            kernels: [CastKernel::None, CastKernel::None],
+            ..self.clone()
+        }
+    }
+
+    /// The kernels selected at bind time: (encode, decode).
+    pub fn kernels(&self) -> (&CastKernel, &CastKernel) {
+        (&self.kernels[0], &self.kernels[1])
+    }
+
+    /// The kernel selected at bind time; the reference (`each`) for the blocks it declines.
     fn run(&self, enc: bool, input: &[u8], out: &mut [u8]) -> Result<()> {
+        let k = &self.kernels[if enc { 0 } else { 1 }];
+        if !k.is_some() {
+            return self.each(enc, 0, input, out);
+        }
+        let (src, dst) = if enc {
+            (self.from, self.to)
+        } else {
+            (self.to, self.from)
+        };
+        run_blocks(
+            input,
+            out,
+            src.size(),
+            dst.size(),
+            |i, o| k.run(i, o),
+            |first, i, o| self.each(enc, first, i, o),
+        )
+    }
+
+    /// The reference: element by element; `first` is the index of `input`'s first element in
+    /// the chunk (for error messages).
+    fn each(&self, enc: bool, first: usize, input: &[u8], out: &mut [u8]) -> Result<()> {
         let (src, dst) = if enc {
             (self.from, self.to)
         } else {
@@ -321,7 +367,7 @@ impl CastValue {
             let b = src.read_bits(input, i);
             match self.cast(enc, b) {
                 Ok(o) => dst.write_bits(out, i, o),
-                Err(e) => return Err(e.context(format!("element {i}"))),
+                Err(e) => return Err(e.context(format!("element {}", first + i))),
             }
         }
         Ok(())

@@ -9,6 +9,8 @@ use crate::codec::scalar;
 use crate::dtype::{DataType, Kind};
 use crate::error::{Error, ErrorCode, Report, Result};
 use crate::json::{pointer_push, Json};
+use crate::kernels::arith::{float_decode, float_encode, IntKernel, Op};
+use crate::kernels::run_blocks;
 use crate::num::{FloatFormat, IntFormat, Rounded, RoundingMode};
 
 /// Arithmetic selected once at bind time.
@@ -44,6 +46,14 @@ pub enum Convention {
 }
 
 impl Convention {
+    /// The operation applied to the scale when encoding and when decoding.
+    fn ops(self) -> (Op, Op) {
+        match self {
+            Convention::ScaleOffset => (Op::Mul, Op::Div),
+            Convention::Cf => (Op::Div, Op::Mul),
+        }
+    }
+
     /// The codec name.
     pub fn name(self) -> &'static str {
         match self {
@@ -59,17 +69,14 @@ pub struct ScaleOffset {
     dtype: DataType,
     arith: Arith,
     conv: Convention,
+    /// The integer kernel, selected at bind time (int16 ... uint64).
+    int_kernel: Option<IntKernel>,
+    /// Use the kernels (false: the element-by-element reference only, for tests).
+    fast: bool,
 }
 
 /// Why one element failed, before the element index is attached.
 struct Fail(ErrorCode, String);
-
-/// The arithmetic operation of a step.
-#[derive(Clone, Copy)]
-enum Op {
-    Mul,
-    Div,
-}
 
 impl ScaleOffset {
     /// Parses the configuration (`None` when absent) for input data type `dtype`. `pointer` is
@@ -177,7 +184,35 @@ impl ScaleOffset {
         if report.error_count() > errors_before {
             return None;
         }
-        Some(ScaleOffset { dtype, arith, conv })
+        let (enc_op, dec_op) = conv.ops();
+        let int_kernel = match arith {
+            Arith::Int { offset, scale, .. } => {
+                IntKernel::select(dtype, offset, scale, enc_op, dec_op)
+            }
+            _ => None,
+        };
+        Some(ScaleOffset {
+            dtype,
+            arith,
+            conv,
+            int_kernel,
+            fast: true,
+        })
+    }
+
+    /// The same codec without its kernels: every buffer goes through the element-by-element
+    /// reference (for tests that compare the two).
+    #[doc(hidden)]
+    pub fn without_kernels(&self) -> ScaleOffset {
+        ScaleOffset {
+            fast: false,
+            ..self.clone()
+        }
+    }
+
+    /// The integer kernel selected at bind time, if any (for tests and benchmarks).
+    pub fn int_kernel(&self) -> Option<&IntKernel> {
+        self.int_kernel.as_ref()
     }
 
     /// The codec name.
@@ -192,10 +227,7 @@ impl ScaleOffset {
 
     /// The operation applied to the scale when encoding and when decoding.
     fn ops(&self) -> (Op, Op) {
-        match self.conv {
-            Convention::ScaleOffset => (Op::Mul, Op::Div),
-            Convention::Cf => (Op::Div, Op::Mul),
-        }
+        self.conv.ops()
     }
 
     fn encode_one(&self, x: u64) -> std::result::Result<u64, Fail> {
@@ -272,39 +304,47 @@ impl ScaleOffset {
 
     /// Encodes an in-memory buffer of the data type into `out` (same length).
     pub fn encode(&self, input: &[u8], out: &mut [u8]) -> Result<()> {
-        let (op, _) = self.ops();
-        match (self.arith, op) {
-            (Arith::F32 { offset, scale }, Op::Mul) => {
-                map_f32(input, out, |x| (x - offset) * scale)
-            }
-            (Arith::F32 { offset, scale }, Op::Div) => {
-                map_f32(input, out, |x| (x - offset) / scale)
-            }
-            (Arith::F64 { offset, scale }, Op::Mul) => {
-                map_f64(input, out, |x| (x - offset) * scale)
-            }
-            (Arith::F64 { offset, scale }, Op::Div) => {
-                map_f64(input, out, |x| (x - offset) / scale)
-            }
-            _ => return self.each(input, out, true),
-        }
-        Ok(())
+        self.run(true, input, out)
     }
 
     /// Decodes an in-memory buffer of the data type into `out` (same length).
     pub fn decode(&self, input: &[u8], out: &mut [u8]) -> Result<()> {
-        let (_, op) = self.ops();
-        match (self.arith, op) {
-            (Arith::F32 { offset, scale }, Op::Div) => map_f32(input, out, |y| y / scale + offset),
-            (Arith::F32 { offset, scale }, Op::Mul) => map_f32(input, out, |y| y * scale + offset),
-            (Arith::F64 { offset, scale }, Op::Div) => map_f64(input, out, |y| y / scale + offset),
-            (Arith::F64 { offset, scale }, Op::Mul) => map_f64(input, out, |y| y * scale + offset),
-            _ => return self.each(input, out, false),
+        self.run(false, input, out)
+    }
+
+    /// The kernel selected at bind time; the reference (`each`) for what it declines.
+    fn run(&self, enc: bool, input: &[u8], out: &mut [u8]) -> Result<()> {
+        let (enc_op, dec_op) = self.ops();
+        let o = if enc { enc_op } else { dec_op };
+        if !self.fast {
+            return self.each(0, input, out, enc);
+        }
+        match (self.arith, enc) {
+            (Arith::F32 { offset, scale }, true) => float_encode(input, out, o, offset, scale),
+            (Arith::F32 { offset, scale }, false) => float_decode(input, out, o, offset, scale),
+            (Arith::F64 { offset, scale }, true) => float_encode(input, out, o, offset, scale),
+            (Arith::F64 { offset, scale }, false) => float_decode(input, out, o, offset, scale),
+            _ => {
+                let size = self.dtype.size();
+                return match &self.int_kernel {
+                    Some(k) => run_blocks(
+                        input,
+                        out,
+                        size,
+                        size,
+                        |i, o| k.run(enc, i, o),
+                        |first, i, o| self.each(first, i, o, enc),
+                    ),
+                    None => self.each(0, input, out, enc),
+                };
+            }
         }
         Ok(())
     }
 
-    fn each(&self, input: &[u8], out: &mut [u8], enc: bool) -> Result<()> {
+    /// The reference: element by element; `first` is the index of `input`'s first element in
+    /// the chunk (for error messages).
+    fn each(&self, first: usize, input: &[u8], out: &mut [u8], enc: bool) -> Result<()> {
         let d = self.dtype;
         let n = input.len() / d.size();
         for i in 0..n {
@@ -319,7 +359,7 @@ impl ScaleOffset {
                 Err(Fail(c, m)) => {
                     return Err(Error::new(
                         c,
-                        format!("element {i} (value {}): {m}", show(d, x)),
+                        format!("element {} (value {}): {m}", first + i, show(d, x)),
                     ));
                 }
             }
@@ -343,24 +383,6 @@ fn f64_op(op: Op, a: f64, b: f64) -> f64 {
     match op {
         Op::Mul => a * b,
         Op::Div => a / b,
-    }
-}
-
-#[inline(always)]
-fn map_f32(input: &[u8], out: &mut [u8], f: impl Fn(f32) -> f32) {
-    for (o, i) in out.chunks_exact_mut(4).zip(input.chunks_exact(4)) {
-        let mut b = [0u8; 4];
-        b.copy_from_slice(i);
-        o.copy_from_slice(&f(f32::from_le_bytes(b)).to_le_bytes());
-    }
-}
-
-#[inline(always)]
-fn map_f64(input: &[u8], out: &mut [u8], f: impl Fn(f64) -> f64) {
-    for (o, i) in out.chunks_exact_mut(8).zip(input.chunks_exact(8)) {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(i);
-        o.copy_from_slice(&f(f64::from_le_bytes(b)).to_le_bytes());
     }
 }
 

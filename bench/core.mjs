@@ -1,0 +1,141 @@
+// The benchmark itself, environment-agnostic: runs in Node (bench/run.mjs) and in a browser page
+// (bench/page.html, driven by bench/run.mjs through Playwright). It imports the built package
+// (dist/) and zarrita 0.7.5's codec classes from node_modules, times every method on the same
+// data in the same process, and returns plain rows (printing is run.mjs's job).
+
+import { CASES, arrayMeta, rng } from './cases.mjs';
+
+const now = () => performance.now();
+let sink; // keeps results alive so no engine can skip the work
+
+/** Median seconds per call of `fn`: warm-up, then `samples` timed samples of >= `minMs` each. */
+export function measure(fn, { samples = 9, minMs = 12, warmMs = 40 } = {}) {
+  let k = 0;
+  const t0 = now();
+  do {
+    sink = fn();
+    k++;
+  } while (k < 3 || now() - t0 < warmMs);
+  const per = (now() - t0) / k;
+  const iters = Math.max(1, Math.ceil(minMs / Math.max(per, 1e-3)));
+  const times = [];
+  for (let s = 0; s < samples; s++) {
+    const t = now();
+    for (let i = 0; i < iters; i++) sink = fn();
+    times.push((now() - t) / iters);
+  }
+  times.sort((a, b) => a - b);
+  return times[samples >> 1] / 1000;
+}
+
+// zarrita 0.7.5's codec classes, imported from the package files (its entry point only exports
+// the registry, which needs @zarrita/storage in a browser; the codec modules are self-contained).
+async function loadZarrita() {
+  const base = new URL('../node_modules/zarrita/dist/src/codecs/', import.meta.url);
+  const [so, cv, by] = await Promise.all(
+    ['scale_offset.js', 'cast_value.js', 'bytes.js'].map((f) => import(new URL(f, base).href)),
+  );
+  return { scale_offset: so.ScaleOffsetCodec, cast_value: cv.CastValueCodec, bytes: by.BytesCodec };
+}
+
+// Builds zarrita's decode of a whole chunk the way its codec pipeline does (fromConfig with the
+// metadata passed forward through getEncodedMeta; bytes, then the array->array codecs reversed),
+// but called synchronously so that only codec work is timed.
+function zarritaDecoder(Z, meta) {
+  let cur = { dataType: meta.data_type, shape: meta.shape, codecs: meta.codecs, fillValue: null };
+  const arrayCodecs = [];
+  let bytes;
+  for (const c of meta.codecs) {
+    const Cls = Z[c.name];
+    if (!Cls) return null;
+    const codec = Cls.fromConfig(c.configuration, cur);
+    if (c.name === 'bytes') bytes = codec;
+    else {
+      arrayCodecs.push(codec);
+      if (codec.getEncodedMeta) cur = codec.getEncodedMeta(cur);
+    }
+  }
+  return (u8) => {
+    let chunk = bytes.decode(u8);
+    for (let i = arrayCodecs.length - 1; i >= 0; i--) chunk = arrayCodecs[i].decode(chunk);
+    return chunk.data;
+  };
+}
+
+// Bitwise equality where any NaN equals any NaN; returns the number of differing elements.
+function mismatches(a, b) {
+  if (a.length !== b.length) return Math.max(a.length, b.length);
+  let bad = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y) {
+      if (x === 0 && typeof x === 'number' && 1 / x !== 1 / y) bad++;
+    } else if (!(x !== x && y !== y)) bad++;
+  }
+  return bad;
+}
+
+function bytesEqual(a, b) {
+  if (a.byteLength !== b.byteLength) return false;
+  const x = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  const y = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
+
+/**
+ * Runs every case at every size. `sizes`: element counts; `only`: optional substring filter on
+ * case ids; `log`: progress callback. Returns `{ env, rows }`.
+ */
+export async function runBench({ sizes = [65536, 1048576, 4194304], only = null, log = () => {}, samples = 9 } = {}) {
+  const api = await import(new URL('../dist/index.js', import.meta.url).href);
+  await api.ready();
+  const Z = await loadZarrita();
+  const hasInto = typeof api.decodeChunkInto === 'function';
+  const rows = [];
+  const opts = { samples };
+  for (const c of CASES) {
+    if (only && !c.id.includes(only)) continue;
+    for (const n of sizes) {
+      const r = rng(0x5eed ^ n);
+      const stored = c.gen(n, r);
+      // The stored chunk as it comes from a store: a Uint8Array over its own ArrayBuffer.
+      const bytes = new Uint8Array(stored.buffer.slice(stored.byteOffset, stored.byteOffset + stored.byteLength));
+      const meta = arrayMeta(c, n);
+      const notes = [];
+
+      const ours = api.decodeChunk(meta, bytes);
+      const ref = c.jsLoop(stored);
+      const bad = mismatches(ours, ref);
+      if (bad) notes.push(`decode differs from the exact JS loop in ${bad} elements`);
+      const enc = api.encodeChunk(meta, ours);
+      if (!bytesEqual(enc, bytes)) notes.push('encode(decode(x)) != x');
+      const zdec = c.zarrita ? zarritaDecoder(Z, meta) : null;
+      if (zdec) {
+        const zbad = mismatches(zdec(bytes), ref);
+        if (zbad) notes.push(`zarrita differs from the exact result in ${zbad} of ${n} elements`);
+      }
+      const out = new ours.constructor(n);
+      if (hasInto) {
+        api.decodeChunkInto(meta, bytes, out);
+        if (mismatches(out, ref)) notes.push('decodeChunkInto differs from decodeChunk');
+      }
+      const copyDst = new ours.constructor(n);
+
+      log(`${c.id} n=${n}`);
+      const t = {
+        decode: measure(() => api.decodeChunk(meta, bytes), opts),
+        decodeInto: hasInto ? measure(() => api.decodeChunkInto(meta, bytes, out), opts) : null,
+        encode: measure(() => api.encodeChunk(meta, ours), opts),
+        zarrita: zdec ? measure(() => zdec(bytes), opts) : null,
+        jsLoop: measure(() => c.jsLoop(stored), opts),
+        memcpy: measure(() => copyDst.set(ours), opts),
+      };
+      const meps = {};
+      for (const [k, v] of Object.entries(t)) meps[k] = v === null ? null : n / v / 1e6;
+      rows.push({ id: c.id, title: c.title, n, seconds: t, melemsPerSec: meps, notes });
+    }
+  }
+  return { rows, hasInto };
+}

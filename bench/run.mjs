@@ -1,0 +1,183 @@
+#!/usr/bin/env node
+// `npm run bench`: times our decode/encode of realistic chunks against zarrita 0.7.5's JS codecs,
+// a plain JS loop doing the same exact arithmetic, and a TypedArray.set copy of the output, in
+// the same process, in Node and in headless Chromium (Debian's /usr/bin/chromium through
+// playwright-core; no browser is ever downloaded). Prints M elements/s and the ratios, checks the
+// targets of issue 5, and writes artifacts/bench.json.
+//
+//   node bench/run.mjs [--node-only | --browser-only] [--sizes 65536,1048576] [--only f32<-u16]
+//                      [--samples 9] [--json path]
+//
+// It benchmarks the built package in dist/ (run `npm run build` first).
+
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { runBench } from './core.mjs';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+function opt(name, dflt) {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : dflt;
+}
+const flag = (name) => process.argv.includes(name);
+
+const sizes = opt('--sizes', '65536,1048576,4194304').split(',').map(Number);
+const only = opt('--only', null);
+const samples = Number(opt('--samples', '9'));
+const jsonPath = path.resolve(ROOT, opt('--json', 'artifacts/bench.json'));
+
+const fmtRate = (v) => (v === null || v === undefined ? '—' : v >= 100 ? v.toFixed(0) : v.toFixed(1));
+const fmtRatio = (a, b) => (a == null || b == null ? '—' : `${(a / b).toFixed(a / b >= 10 ? 1 : 2)}×`);
+const sizeName = (n) => (n >= 1048576 ? `${n / 1048576} Mi` : `${n / 1024} Ki`);
+
+function table(rows) {
+  const head = [
+    'chain',
+    'n',
+    'decode',
+    'decodeInto',
+    'encode',
+    'zarrita',
+    'JS loop',
+    'memcpy',
+    'dec/zarrita',
+    'into/zarrita',
+    'dec/memcpy',
+    'into/memcpy',
+    'enc/zarrita',
+  ];
+  const lines = rows.map((r) => {
+    const m = r.melemsPerSec;
+    const base = m.zarrita ?? null;
+    return [
+      r.id,
+      sizeName(r.n),
+      fmtRate(m.decode),
+      fmtRate(m.decodeInto),
+      fmtRate(m.encode),
+      fmtRate(m.zarrita),
+      fmtRate(m.jsLoop),
+      fmtRate(m.memcpy),
+      fmtRatio(m.decode, base),
+      fmtRatio(m.decodeInto, base),
+      fmtRatio(m.decode, m.memcpy),
+      fmtRatio(m.decodeInto, m.memcpy),
+      fmtRatio(m.encode, base),
+    ];
+  });
+  const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => String(l[i]).length)));
+  const fmtLine = (l) => l.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
+  return [fmtLine(head), fmtLine(widths.map((w) => '-'.repeat(w))), ...lines.map(fmtLine)].join('\n');
+}
+
+// The targets of issue 5, checked against one environment's rows. Rows without zarrita (it has
+// no codec for the chain) are compared with the plain JS loop instead, and say so.
+function checks(rows) {
+  const out = [];
+  const best = (m) => Math.max(m.decode ?? 0, m.decodeInto ?? 0);
+  for (const r of rows) {
+    const m = r.melemsPerSec;
+    const [base, baseName] = m.zarrita != null ? [m.zarrita, 'zarrita'] : [m.jsLoop, 'JS loop'];
+    const key = r.id === 'f32<-u16' && r.n === 4194304;
+    const need = key ? 5 : 3;
+    const ok = (c) => (c ? 'ok  ' : 'FAIL');
+    out.push(
+      `${ok(m.decode / base >= need)} ${r.id} ${sizeName(r.n)}: decode ${fmtRatio(m.decode, base)} ${baseName} (>= ${need}×)` +
+        (m.decodeInto != null ? `, decodeInto ${fmtRatio(m.decodeInto, base)}` : ''),
+    );
+    if (key) {
+      out.push(
+        `${ok(m.decode / m.memcpy >= 0.25)} ${r.id} ${sizeName(r.n)}: decode ${fmtRatio(m.decode, m.memcpy)} memcpy (>= 0.25×)` +
+          (m.decodeInto != null ? `, decodeInto ${fmtRatio(m.decodeInto, m.memcpy)}` : ''),
+      );
+    }
+    out.push(`${ok(m.encode / base >= 3)} ${r.id} ${sizeName(r.n)}: encode ${fmtRatio(m.encode, base)} ${baseName} decode (>= 3×)`);
+    void best;
+  }
+  return out;
+}
+
+function report(envName, result) {
+  console.log(`\n=== ${envName}: M elements/s (median of ${samples} samples after warm-up); ratios are throughput ratios`);
+  console.log(table(result.rows));
+  const notes = result.rows.flatMap((r) => r.notes.map((n) => `  note: ${r.id} ${sizeName(r.n)}: ${n}`));
+  if (notes.length) console.log(notes.join('\n'));
+  console.log(`\n--- ${envName}: targets (issue 5)`);
+  console.log(checks(result.rows).join('\n'));
+}
+
+async function runNode() {
+  const t0 = Date.now();
+  const result = await runBench({ sizes, only, samples, log: (m) => process.stderr.write(`  node: ${m}\n`) });
+  result.env = { runtime: `Node ${process.version}`, seconds: (Date.now() - t0) / 1000 };
+  return result;
+}
+
+async function runBrowser() {
+  const { chromium } = await import('playwright-core');
+  const { serve } = await import('../scripts/serve.mjs');
+  const server = await serve(ROOT, 0);
+  const base = `http://127.0.0.1:${server.address().port}`;
+  const profile = mkdtempSync(path.join(os.tmpdir(), 'zso-bench-profile-'));
+  let ctx;
+  try {
+    ctx = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS });
+    const page = await ctx.newPage();
+    page.on('console', (m) => process.stderr.write(`  chromium: ${m.text()}\n`));
+    page.on('pageerror', (e) => process.stderr.write(`  chromium pageerror: ${e.message}\n`));
+    await page.goto(`${base}/bench/page.html`);
+    const t0 = Date.now();
+    const result = await page.evaluate(
+      (args) => window.runBench({ ...args, log: (m) => console.log(m) }),
+      { sizes, only, samples },
+    );
+    result.env = { runtime: `Chromium ${ctx.browser()?.version() ?? ''}`.trim(), seconds: (Date.now() - t0) / 1000 };
+    if (!result.env.runtime.match(/\d/)) {
+      result.env.runtime = `Chromium (${await page.evaluate(() => navigator.userAgent)})`;
+    }
+    return result;
+  } finally {
+    await ctx?.close();
+    await new Promise((r) => server.close(r));
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  if (!existsSync(path.join(ROOT, 'dist', 'index.js'))) {
+    console.error('dist/ is missing: run `npm run build` first');
+    process.exit(1);
+  }
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  console.log(`machine: ${cpu}, ${os.cpus().length} logical CPUs, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.release()}`);
+  const out = { machine: { cpu, cpus: os.cpus().length, platform: `${os.platform()} ${os.release()}` }, sizes, results: {} };
+  if (!flag('--browser-only')) {
+    out.results.node = await runNode();
+    report(out.results.node.env.runtime, out.results.node);
+  }
+  if (!flag('--node-only')) {
+    out.results.chromium = await runBrowser();
+    report(out.results.chromium.env.runtime, out.results.chromium);
+  }
+  mkdirSync(path.dirname(jsonPath), { recursive: true });
+  writeFileSync(jsonPath, JSON.stringify(out, null, 2) + '\n');
+  console.log(`\nJSON report: ${path.relative(ROOT, jsonPath)}`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,126 @@
+//! Monomorphised per-element loops, chosen once at bind time ("bind once, loop tight").
+//!
+//! Every kernel here is a fast path for an exact reference that lives elsewhere: the per-element
+//! procedures of [`crate::codec::cast`] and of the codecs. A kernel either computes exactly what
+//! the reference computes, or declines: a *block kernel* returns `false` for a block of elements
+//! it cannot finish (a NaN without a `scalar_map` entry, an out-of-range value, an inexact
+//! division, ...), and the codec then redoes that block element by element with the reference,
+//! which produces the result or the error. Kernels never report errors themselves, so error
+//! messages (element index, value, codec) stay those of the reference path.
+//!
+//! - [`cast`]: `cast_value` kernels (int -> float, float -> int with every rounding mode, float32
+//!   <-> float64 / bfloat16 / float16), with a one-entry `scalar_map` in the loop.
+//! - [`arith`]: `scale_offset` / `cf.scale_offset` kernels (float32/float64 native arithmetic;
+//!   integers in native checked arithmetic, or unchecked where a bind-time proof shows no
+//!   intermediate can leave the type's range).
+//! - [`Lut8`]: for a source of at most 8 bits, every one of the 256 results precomputed with the
+//!   reference (a whole chain decode of a uint8 / float8 chunk becomes one table lookup).
+//! - [`pipeline`]: runs a chain of codecs over cache-sized tiles, so a chunk makes one pass over
+//!   memory instead of one per codec.
+//!
+//! The loops are written so that LLVM vectorises them (branch-free bodies, `&=` reductions for
+//! the decline flag); `.cargo/config.toml` turns on wasm `simd128`.
+
+pub mod arith;
+pub mod cast;
+mod lut;
+mod pipeline;
+
+#[cfg(test)]
+mod tests;
+
+pub use lut::Lut8;
+pub use pipeline::{pipeline, Stage};
+
+use crate::error::Result;
+
+/// Elements per block of a block kernel: small enough that a declined block costs little to
+/// redo with the reference, large enough to amortise the call.
+pub const BLOCK: usize = 256;
+
+/// A fixed-size little-endian element of an in-memory buffer.
+pub trait Elem: Copy + PartialEq + 'static {
+    /// Bytes per element.
+    const SIZE: usize;
+    /// Reads one element from exactly `SIZE` bytes.
+    fn load(b: &[u8]) -> Self;
+    /// Writes one element into exactly `SIZE` bytes.
+    fn store(self, b: &mut [u8]);
+    /// The element whose little-endian bytes are the low `SIZE` bytes of `bits` (raw bits as
+    /// `DataType::write_bits` takes them).
+    #[inline(always)]
+    fn from_bits(bits: u64) -> Self {
+        Self::load(&bits.to_le_bytes()[..Self::SIZE])
+    }
+}
+
+macro_rules! elem {
+    ($($t:ty),*) => {$(
+        impl Elem for $t {
+            const SIZE: usize = std::mem::size_of::<$t>();
+            #[inline(always)]
+            fn load(b: &[u8]) -> Self {
+                let mut a = [0u8; std::mem::size_of::<$t>()];
+                a.copy_from_slice(b);
+                <$t>::from_le_bytes(a)
+            }
+            #[inline(always)]
+            fn store(self, b: &mut [u8]) {
+                b.copy_from_slice(&self.to_le_bytes());
+            }
+        }
+    )*};
+}
+elem!(u8, i8, u16, i16, u32, i32, u64, i64, f32, f64);
+
+/// `out[i] = f(input[i])` over whole buffers of `S` and `D` elements.
+#[inline(always)]
+pub(crate) fn map<S: Elem, D: Elem>(input: &[u8], out: &mut [u8], mut f: impl FnMut(S) -> D) {
+    for (o, i) in out
+        .chunks_exact_mut(D::SIZE)
+        .zip(input.chunks_exact(S::SIZE))
+    {
+        f(S::load(i)).store(o);
+    }
+}
+
+/// Like [`map`], where `f` also says whether it handled the element exactly; returns whether
+/// every element was handled (the outputs of unhandled elements are unspecified).
+#[inline(always)]
+pub(crate) fn map_ok<S: Elem, D: Elem>(
+    input: &[u8],
+    out: &mut [u8],
+    mut f: impl FnMut(S) -> (D, bool),
+) -> bool {
+    let mut ok = true;
+    for (o, i) in out
+        .chunks_exact_mut(D::SIZE)
+        .zip(input.chunks_exact(S::SIZE))
+    {
+        let (v, good) = f(S::load(i));
+        ok &= good;
+        v.store(o);
+    }
+    ok
+}
+
+/// Drives a block kernel over whole buffers: `fast` runs on blocks of [`BLOCK`] elements; a block
+/// it declines is redone by `slow(first_index, input_block, output_block)`, the exact reference,
+/// whose error ends the run. `in_size` / `out_size` are the element sizes.
+pub fn run_blocks(
+    input: &[u8],
+    out: &mut [u8],
+    in_size: usize,
+    out_size: usize,
+    fast: impl Fn(&[u8], &mut [u8]) -> bool,
+    mut slow: impl FnMut(usize, &[u8], &mut [u8]) -> Result<()>,
+) -> Result<()> {
+    let blocks_in = input.chunks(BLOCK * in_size);
+    let blocks_out = out.chunks_mut(BLOCK * out_size);
+    for (b, (i, o)) in blocks_in.zip(blocks_out).enumerate() {
+        if !fast(i, o) {
+            slow(b * BLOCK, i, o)?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,61 @@
+//! Runs a chain of codec stages over cache-sized tiles: each tile of the input goes through every
+//! stage while it is in cache, so decoding a chunk reads and writes main memory once instead of
+//! once per codec, and needs no chunk-sized intermediate buffers.
+
+use crate::error::Result;
+
+/// Elements per tile (two scratch tiles of at most 8-byte elements: 2 x 16 KiB).
+pub const TILE: usize = 2048;
+
+/// A stage's run over whole (tile) buffers.
+pub type StageRun<'a> = &'a dyn Fn(&[u8], &mut [u8]) -> Result<()>;
+
+/// One stage of a chain: its element sizes and a run over whole (tile) buffers.
+pub struct Stage<'a> {
+    /// Bytes per input element.
+    pub in_size: usize,
+    /// Bytes per output element.
+    pub out_size: usize,
+    /// Runs the stage over `input` into `out` (same element count).
+    pub run: StageRun<'a>,
+}
+
+/// Runs `stages` in order over `input` into `out`, tile by tile. Returns `false` as soon as a
+/// stage fails for some element; the outputs are then unspecified, and the caller reruns the
+/// chain untiled to report the error with its chunk-relative element index.
+pub fn pipeline(stages: &[Stage], input: &[u8], out: &mut [u8]) -> bool {
+    match stages {
+        [] => {
+            out.copy_from_slice(input);
+            return true;
+        }
+        [s] => return (s.run)(input, out).is_ok(),
+        _ => {}
+    }
+    let first = &stages[0];
+    let last = &stages[stages.len() - 1];
+    let n = input.len() / first.in_size;
+    let widest = stages.iter().map(|s| s.out_size).max().unwrap_or(8);
+    let mut a = vec![0u8; TILE * widest];
+    let mut b = vec![0u8; TILE * widest];
+    let mut start = 0;
+    while start < n {
+        let len = TILE.min(n - start);
+        let src = &input[start * first.in_size..(start + len) * first.in_size];
+        if (first.run)(src, &mut a[..len * first.out_size]).is_err() {
+            return false;
+        }
+        for s in &stages[1..stages.len() - 1] {
+            if (s.run)(&a[..len * s.in_size], &mut b[..len * s.out_size]).is_err() {
+                return false;
+            }
+            std::mem::swap(&mut a, &mut b);
+        }
+        let dst = &mut out[start * last.out_size..(start + len) * last.out_size];
+        if (last.run)(&a[..len * last.in_size], dst).is_err() {
+            return false;
+        }
+        start += len;
+    }
+    true
+}

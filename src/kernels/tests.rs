@@ -1,0 +1,802 @@
+//! Every kernel against the exact reference it replaces.
+//!
+//! - Kernel level, element by element: a kernel accepts exactly the values the reference handles
+//!   without `out_of_range` (so it is really used), and what it accepts is bit for bit the
+//!   reference's result. Exhaustive for 16-bit sources; fixed-seed random values plus every
+//!   boundary (ties, range ends, ±0, ±Inf, NaNs, subnormals) for 32- and 64-bit ones; every
+//!   rounding mode, every `out_of_range`, and `scalar_map`s with NaN, numeric and duplicate keys.
+//! - Codec and chain level, whole buffers: the fast path (kernels, blocks, tiles, lookup tables)
+//!   gives the same bytes, or the same error (code and message, element index included), as the
+//!   same codec or chain with every fast path turned off (`without_kernels`).
+
+use super::arith::IntKernel;
+use super::cast::{f16_to_f32, f32_to_bf16, f32_to_f16, CastKernel};
+use crate::chain::{parse_array_codecs, ArrayChain};
+use crate::codec::cast::same_value;
+use crate::codec::scale_offset::Convention;
+use crate::codec::{CastValue, ScaleOffset};
+use crate::dtype::DataType::{self, *};
+use crate::error::{Report, Result};
+
+/// splitmix64: a fixed-seed generator, so every run checks the same values.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn f64_in(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * ((self.next() >> 11) as f64 / (1u64 << 53) as f64)
+    }
+}
+
+fn cast_value(cfg: &str, from: DataType) -> CastValue {
+    let j = crate::json::parse(cfg).unwrap();
+    let mut r = Report::default();
+    let (c, _) = CastValue::parse(Some(&j), "", from, &mut r);
+    r.into_result(c)
+        .unwrap_or_else(|e| panic!("{cfg}: {}", e.message))
+}
+
+fn scale_offset(conv: Convention, cfg: &str, dtype: DataType) -> ScaleOffset {
+    let j = crate::json::parse(cfg).unwrap();
+    let mut r = Report::default();
+    let c = ScaleOffset::parse(conv, Some(&j), "", dtype, &mut r);
+    r.into_result(c)
+        .unwrap_or_else(|e| panic!("{cfg}: {}", e.message))
+}
+
+const MODES: [&str; 5] = [
+    "nearest-even",
+    "towards-zero",
+    "towards-positive",
+    "towards-negative",
+    "nearest-away",
+];
+
+fn buffer(dtype: DataType, values: &[u64]) -> Vec<u8> {
+    let mut b = vec![0u8; values.len() * dtype.size()];
+    for (i, &v) in values.iter().enumerate() {
+        dtype.write_bits(&mut b, i, v);
+    }
+    b
+}
+
+/// Runs a kernel over `inputs` (raw bits of `src`) in blocks, and element by element inside
+/// the blocks it declines: it must accept exactly the inputs marked `ordinary`, and give
+/// `want` (the reference's bits) for each. Returns how many inputs it accepted.
+fn check_kernel(
+    src: DataType,
+    dst: DataType,
+    inputs: &[u64],
+    want: &[Option<u64>],
+    ordinary: &[bool],
+    run: impl Fn(&[u8], &mut [u8]) -> bool,
+    what: &str,
+) -> usize {
+    let data = buffer(src, inputs);
+    let mut out = vec![0u8; inputs.len() * dst.size()];
+    let mut accepted = 0;
+    for (b, (ib, ob)) in data
+        .chunks(super::BLOCK * src.size())
+        .zip(out.chunks_mut(super::BLOCK * dst.size()))
+        .enumerate()
+    {
+        let first = b * super::BLOCK;
+        let n = ib.len() / src.size();
+        let whole = run(ib, ob);
+        for i in 0..n {
+            let j = first + i;
+            let ok = if whole {
+                true
+            } else {
+                run(
+                    &ib[i * src.size()..(i + 1) * src.size()],
+                    &mut ob[i * dst.size()..(i + 1) * dst.size()],
+                )
+            };
+            assert_eq!(
+                ok, ordinary[j],
+                "{what}: input {:#x}: kernel accepts {ok}, reference {:?}",
+                inputs[j], want[j]
+            );
+            if ok {
+                accepted += 1;
+                assert_eq!(
+                    Some(dst.read_bits(ob, i)),
+                    want[j],
+                    "{what}: input {:#x}",
+                    inputs[j]
+                );
+            }
+        }
+    }
+    accepted
+}
+
+/// Checks one direction of a cast_value kernel element by element over `inputs` (raw bits of
+/// the direction's source type). `strict` is the same configuration without `out_of_range`.
+/// Returns how many inputs the kernel accepted.
+fn check_cast_kernel(cv: &CastValue, strict: &CastValue, enc: bool, inputs: &[u64]) -> usize {
+    let (src, dst) = if enc {
+        (cv.from(), cv.to())
+    } else {
+        (cv.to(), cv.from())
+    };
+    let k = if enc { cv.kernels().0 } else { cv.kernels().1 };
+    if !k.is_some() {
+        return 0;
+    }
+    let reference = |c: &CastValue, x: u64| {
+        if enc {
+            c.encode_value(x)
+        } else {
+            c.decode_value(x)
+        }
+    };
+    let want: Vec<Option<u64>> = inputs.iter().map(|&x| reference(cv, x).ok()).collect();
+    let ordinary: Vec<bool> = inputs
+        .iter()
+        .map(|&x| reference(strict, x).is_ok())
+        .collect();
+    let what = format!("{src}->{dst} {k:?}");
+    check_kernel(
+        src,
+        dst,
+        inputs,
+        &want,
+        &ordinary,
+        |i, o| k.run(i, o),
+        &what,
+    )
+}
+
+/// The codec's whole-buffer encode/decode with kernels equals the reference (bytes or error).
+fn check_cast_buffers(cv: &CastValue, enc: bool, inputs: &[u64]) {
+    // Block fallback and first errors do not need every value: every 5th.
+    let inputs: Vec<u64> = inputs.iter().copied().step_by(5).collect();
+    let inputs = &inputs[..];
+    let (src, dst) = if enc {
+        (cv.from(), cv.to())
+    } else {
+        (cv.to(), cv.from())
+    };
+    let reference = cv.without_kernels();
+    let run = |c: &CastValue, data: &[u8]| -> Result<Vec<u8>> {
+        let mut out = vec![0u8; data.len() / src.size() * dst.size()];
+        if enc {
+            c.encode(data, &mut out)?;
+        } else {
+            c.decode(data, &mut out)?;
+        }
+        Ok(out)
+    };
+    // Everything (usually an error: the first failing element), and the values that succeed.
+    let good: Vec<u64> = inputs
+        .iter()
+        .copied()
+        .filter(|&x| {
+            if enc {
+                cv.encode_value(x).is_ok()
+            } else {
+                cv.decode_value(x).is_ok()
+            }
+        })
+        .collect();
+    for values in [inputs, &good[..]] {
+        let data = buffer(src, values);
+        let (a, b) = (run(cv, &data), run(&reference, &data));
+        assert_eq!(a, b, "{src}->{dst} enc={enc}: buffer of {}", values.len());
+    }
+}
+
+fn all16() -> Vec<u64> {
+    (0..=0xffffu64).collect()
+}
+
+/// f32 values (raw bits) that exercise float -> int casts into every integer range: ties, range
+/// ends and their neighbours, ±0, ±Inf, NaNs, subnormals, plus fixed-seed random bit patterns
+/// and random values with fractions around the ranges.
+fn f32_inputs(r: &mut Rng) -> Vec<u64> {
+    let mut v: Vec<f32> = vec![
+        0.0,
+        -0.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        -f32::NAN,
+        f32::from_bits(0x7f80_0001),
+        f32::from_bits(0xffc0_1234),
+        f32::MIN_POSITIVE,
+        f32::from_bits(1),
+        -f32::from_bits(1),
+        f32::MAX,
+        f32::MIN,
+        0.49999997,
+        0.5,
+        0.50000006,
+        1.5,
+        2.5,
+        -0.5,
+        -1.5,
+        -2.5,
+        8388607.5,
+        8388609.0,
+        16777216.0,
+        1e30,
+        -1e30,
+    ];
+    for b in [8, 16, 32] {
+        for edge in [
+            -(2f64.powi(b - 1)),
+            2f64.powi(b - 1) - 1.0,
+            2f64.powi(b) - 1.0,
+            2f64.powi(b),
+            2f64.powi(b - 1),
+        ] {
+            for d in [-1.0, -0.75, -0.5, -0.25, 0.0, 0.25, 0.5, 0.75, 1.0] {
+                let x = (edge + d) as f32;
+                v.extend([
+                    x,
+                    f32::from_bits(x.to_bits() + 1),
+                    f32::from_bits(x.to_bits().wrapping_sub(1)),
+                ]);
+            }
+        }
+    }
+    for _ in 0..400 {
+        v.push(f32::from_bits(r.next() as u32));
+        v.push(r.f64_in(-70000.0, 70000.0) as f32);
+        v.push((r.f64_in(-300.0, 300.0).round() + 0.5) as f32);
+    }
+    v.into_iter().map(|x| x.to_bits() as u64).collect()
+}
+
+/// f64 values (raw bits), as [`f32_inputs`] plus double-only neighbours.
+fn f64_inputs(r: &mut Rng) -> Vec<u64> {
+    let mut v: Vec<f64> = f32_inputs(r)
+        .into_iter()
+        .map(|b| f32::from_bits(b as u32) as f64)
+        .collect();
+    v.extend([
+        0.49999999999999994,
+        4503599627370497.0,
+        -4503599627370497.5,
+        2147483647.5,
+        2147483647.4999998,
+        -2147483648.5,
+        4294967295.5,
+        4294967296.0,
+        f64::MAX,
+        f64::from_bits(1),
+        f64::from_bits(0x7ff0_0000_0000_0001),
+        -f64::NAN,
+    ]);
+    for _ in 0..400 {
+        v.push(f64::from_bits(r.next()));
+        v.push(r.f64_in(-5e9, 5e9));
+        let x = r.f64_in(-5e9, 5e9);
+        v.push(f64::from_bits(x.to_bits() + (r.next() & 3)) - 0.0);
+    }
+    v.into_iter().map(f64::to_bits).collect()
+}
+
+/// float32/float64 arrays cast to and from every integer type with a kernel: every rounding
+/// mode, every out_of_range, scalar maps with a NaN key, a numeric key, a duplicated key, and
+/// two keys (no kernel). Integer -> float exhaustively for the 16-bit types.
+#[test]
+fn cast_int_float_kernels_match_reference() {
+    let mut r = Rng(1);
+    let f32s = f32_inputs(&mut r);
+    let f64s = f64_inputs(&mut r);
+    let mut checked = 0usize;
+    for (float, finputs) in [(Float32, &f32s), (Float64, &f64s)] {
+        for int in [Int8, UInt8, Int16, UInt16, Int32, UInt32] {
+            let ints: Vec<u64> = match int.bits() {
+                8 => (0..256).map(|b| int.read_bits(&[b as u8], 0)).collect(),
+                16 => all16(),
+                _ => {
+                    let f = int.int().unwrap();
+                    let mut v: Vec<u64> = (0..2000)
+                        .map(|_| f.to_bits(f.from_bits(r.next())))
+                        .collect();
+                    for x in [
+                        f.min(),
+                        f.min() + 1,
+                        -1,
+                        0,
+                        1,
+                        16777217,
+                        f.max() - 1,
+                        f.max(),
+                    ] {
+                        if f.contains(x) {
+                            v.push(f.to_bits(x));
+                        }
+                    }
+                    v
+                }
+            };
+            let k = if int.int().unwrap().signed { -7 } else { 7 };
+            let maps = [
+                String::new(),
+                r#","scalar_map":{"encode":[["NaN",3]],"decode":[[3,"NaN"]]}"#.to_string(),
+                format!(r#","scalar_map":{{"encode":[[-1.5,{k}]],"decode":[[{k},-0.0]]}}"#),
+                r#","scalar_map":{"encode":[["NaN",1],["NaN",2]],"decode":[[0,"Infinity"],[0,1]]}"#
+                    .to_string(),
+                r#","scalar_map":{"encode":[["NaN",1],[0.5,2]],"decode":[[0,1],[1,0]]}"#
+                    .to_string(),
+            ];
+            for mode in MODES {
+                for oor in [
+                    "",
+                    r#","out_of_range":"clamp""#,
+                    r#","out_of_range":"wrap""#,
+                ] {
+                    for map in &maps {
+                        let base = format!(r#"{{"data_type":"{int}","rounding":"{mode}"{map}"#);
+                        let cv = cast_value(&format!("{base}{oor}}}"), float);
+                        let strict = cast_value(&format!("{base}}}"), float);
+                        let two_keys = map.contains("0.5");
+                        assert_eq!(cv.kernels().0.is_some(), !two_keys, "{base}{oor} encode");
+                        // The kernel does not depend on out_of_range (it declines every value
+                        // outside the range): every input once, a quarter for clamp and wrap.
+                        let some: Vec<u64> = finputs.iter().copied().step_by(4).collect();
+                        let enc_in = if oor.is_empty() {
+                            &finputs[..]
+                        } else {
+                            &some[..]
+                        };
+                        check_cast_kernel(&cv, &strict, true, enc_in);
+                        check_cast_buffers(&cv, true, enc_in);
+                        // Decode (int -> float) does not depend on out_of_range; the 16-bit
+                        // types are exact in every mode, so the same kernel for every mode:
+                        // every value under nearest-even, every 61st value under the others.
+                        if oor.is_empty() && int.bits() > 8 {
+                            let exact = int.bits() <= if float == Float32 { 24 } else { 53 };
+                            let expect = !two_keys && (exact || mode == "nearest-even");
+                            assert_eq!(cv.kernels().1.is_some(), expect, "{base} decode");
+                            let sub: Vec<u64> = ints.iter().copied().step_by(61).collect();
+                            let dec_in = if mode == "nearest-even" {
+                                &ints[..]
+                            } else {
+                                &sub[..]
+                            };
+                            check_cast_kernel(&cv, &strict, false, dec_in);
+                            check_cast_buffers(&cv, false, dec_in);
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 2 * 6 * 5 * 3 * 5);
+}
+
+/// float <-> float kernels: float16 / bfloat16 -> float32 over every code, float32 -> float16 /
+/// bfloat16 and float64 -> float32 over fixed-seed random bit patterns and every midpoint
+/// between neighbouring target values (and one ulp either side), float32 -> float64 over random
+/// bits; with and without out_of_range clamp.
+#[test]
+fn cast_float_kernels_match_reference() {
+    let mut r = Rng(2);
+    let mut f32s: Vec<u64> = (0..40000).map(|_| r.next() & 0xffff_ffff).collect();
+    // Midpoints between neighbouring float16 / bfloat16 values, as float32, and neighbours.
+    for h in 0..=0x7bffu32 {
+        let (a, b) = (f16_to_f32(h as u16) as f64, f16_to_f32(h as u16 + 1) as f64);
+        let m = ((a + b) / 2.0) as f32;
+        for x in [
+            m,
+            f32::from_bits(m.to_bits() + 1),
+            f32::from_bits(m.to_bits().wrapping_sub(1)),
+        ] {
+            f32s.extend([x.to_bits() as u64, (-x).to_bits() as u64]);
+        }
+    }
+    for h in (0..=0x7f7fu32).step_by(3) {
+        let m = (h << 16) | 0x8000;
+        for x in [m, m + 1, m - 1] {
+            f32s.extend([x as u64, (x | 0x8000_0000) as u64]);
+        }
+    }
+    f32s.extend([
+        0x477f_f000,
+        0x477f_efff,
+        0x7f7f_8000,
+        0x7f7f_7fff,
+        0x7f80_0000,
+        0x7fc0_0001,
+        0xff80_0001,
+    ]);
+    let mut f64s: Vec<u64> = (0..40000).map(|_| r.next()).collect();
+    for _ in 0..20000 {
+        // Midpoints between neighbouring float32 values, and one ulp either side.
+        let a = f32::from_bits(r.next() as u32 & 0x7f7f_ffff) as f64;
+        let b = f32::from_bits((a as f32).to_bits() + 1) as f64;
+        let m = (a + b) / 2.0;
+        f64s.extend([
+            m.to_bits(),
+            m.to_bits() + 1,
+            m.to_bits() - 1,
+            (-m).to_bits(),
+        ]);
+    }
+    f64s.extend([
+        (f32::MAX as f64 * (1.0 + 2f64.powi(-25))).to_bits(),
+        f64::MAX.to_bits(),
+        1e-50f64.to_bits(),
+    ]);
+    let h16 = all16();
+    let mut checked = 0;
+    for oor in ["", r#","out_of_range":"clamp""#] {
+        for mode in MODES {
+            for (array, stored, enc_in, dec_in) in [
+                (Float32, Float16, &f32s, &h16),
+                (Float32, BFloat16, &f32s, &h16),
+                (Float64, Float32, &f64s, &f32s),
+            ] {
+                let base = format!(r#"{{"data_type":"{stored}","rounding":"{mode}""#);
+                let cv = cast_value(&format!("{base}{oor}}}"), array);
+                let strict = cast_value(&format!("{base}}}"), array);
+                // Narrowing has a kernel for nearest-even only; widening is exact (every mode).
+                assert_eq!(
+                    cv.kernels().0.is_some(),
+                    mode == "nearest-even",
+                    "{array}->{stored} {mode}"
+                );
+                assert!(cv.kernels().1.is_some(), "{stored}->{array} {mode}");
+                if mode == "nearest-even" {
+                    let n = check_cast_kernel(&cv, &strict, true, enc_in);
+                    assert!(n > enc_in.len() / 2, "{array}->{stored}: {n} accepted");
+                    check_cast_buffers(&cv, true, enc_in);
+                }
+                if oor.is_empty() && (mode == "nearest-even" || mode == "towards-zero") {
+                    let n = check_cast_kernel(&cv, &strict, false, dec_in);
+                    assert_eq!(n, dec_in.len(), "{stored}->{array} accepts everything");
+                    check_cast_buffers(&cv, false, dec_in);
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 2 * 5 * 3);
+}
+
+/// The bit tricks agree with the reference rounding for every float16 / bfloat16 code decoded
+/// and re-encoded, and with native widening.
+#[test]
+fn half_bit_tricks_roundtrip_every_code() {
+    for h in 0..=0xffffu16 {
+        let x = f16_to_f32(h);
+        let (back, ok) = f32_to_f16(x);
+        assert!(ok);
+        if x.is_nan() {
+            assert_eq!(back & 0x7fff, 0x7e00);
+        } else {
+            assert_eq!(back, h, "{h:#x}");
+        }
+        let b = f32::from_bits((h as u32) << 16);
+        let (bb, ok) = f32_to_bf16(b);
+        assert!(ok);
+        if b.is_nan() {
+            assert_eq!(bb & 0x7fff, 0x7fc0);
+        } else {
+            assert_eq!(bb, h);
+        }
+    }
+}
+
+/// Integer scale_offset kernels: int16 / uint16 over every value for a grid of offsets and
+/// scales (proven and checked kernels, both conventions, encode and decode), the 32- and 64-bit
+/// types over fixed-seed random values and boundaries.
+#[test]
+fn int_scale_offset_kernels_match_reference() {
+    let mut r = Rng(3);
+    let mut proven = 0;
+    for dtype in [Int16, UInt16, Int32, UInt32, Int64, UInt64] {
+        let f = dtype.int().unwrap();
+        let (min, max) = (f.min(), f.max());
+        let inputs: Vec<u64> = if dtype.bits() == 16 {
+            all16()
+        } else {
+            let mut v: Vec<u64> = (0..3000)
+                .map(|_| f.to_bits(f.from_bits(r.next())))
+                .collect();
+            for x in [min, min + 1, -7, -1, 0, 1, 6, max - 1, max] {
+                if f.contains(x) {
+                    v.push(f.to_bits(x));
+                }
+            }
+            v
+        };
+        // Offsets and scales: proven (0 with ±1), checked ones that mostly pass (small offset,
+        // scale 3 or 255), and ones that mostly fail (extreme offsets, scale = min).
+        let (offsets, scales): (&[i128], &[i128]) = if dtype.bits() == 16 {
+            (&[0, -1000, max], &[1, -1, 3, min])
+        } else {
+            (&[0, -1000, max / 3, max], &[1, -1, 3, 255, min])
+        };
+        for conv in [Convention::ScaleOffset, Convention::Cf] {
+            for off in offsets.iter().filter(|o| f.contains(**o)) {
+                for s in scales.iter().filter(|s| f.contains(**s) && **s != 0) {
+                    let cfg = format!(r#"{{"offset":{off},"scale":{s}}}"#);
+                    let so = scale_offset(conv, &cfg, dtype);
+                    let k: &IntKernel = so.int_kernel().expect("a kernel");
+                    let p = k.proven();
+                    proven += p.0 as usize + p.1 as usize;
+                    let reference = so.without_kernels();
+                    for enc in [true, false] {
+                        let want: Vec<Option<u64>> = inputs
+                            .iter()
+                            .map(|&x| {
+                                if enc {
+                                    so.encode_value(x)
+                                } else {
+                                    so.decode_value(x)
+                                }
+                                .ok()
+                            })
+                            .collect();
+                        let ordinary: Vec<bool> = want.iter().map(Option::is_some).collect();
+                        let what = format!("{dtype} {conv:?} {cfg} enc={enc}");
+                        check_kernel(
+                            dtype,
+                            dtype,
+                            &inputs,
+                            &want,
+                            &ordinary,
+                            |i, o| k.run(enc, i, o),
+                            &what,
+                        );
+                        let good: Vec<u64> = inputs
+                            .iter()
+                            .zip(&want)
+                            .filter(|(_, w)| w.is_some())
+                            .map(|(x, _)| *x)
+                            .collect();
+                        // Whole buffers (block fallback, first error): every 7th value.
+                        let some: Vec<u64> = inputs.iter().copied().step_by(7).collect();
+                        let good: Vec<u64> = good.into_iter().step_by(7).collect();
+                        for values in [&some[..], &good[..]] {
+                            let data = buffer(dtype, values);
+                            let run = |c: &ScaleOffset| -> Result<Vec<u8>> {
+                                let mut out = vec![0u8; data.len()];
+                                if enc {
+                                    c.encode(&data, &mut out)?;
+                                } else {
+                                    c.decode(&data, &mut out)?;
+                                }
+                                Ok(out)
+                            };
+                            assert_eq!(
+                                run(&so),
+                                run(&reference),
+                                "{dtype} {conv:?} {cfg} enc={enc}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Offset 0 with scale ±1 (and decode of offset 0 with |scale| > 1) is proven in range.
+    assert!(proven > 20, "{proven}");
+}
+
+/// The bind-time proof: checks are dropped exactly when no value of the type can fail.
+#[test]
+fn int_kernel_proofs() {
+    use super::arith::Op::*;
+    let k = |d, off, s, e, dd| IntKernel::select(d, off, s, e, dd).unwrap().proven();
+    assert_eq!(k(Int16, 0, 1, Mul, Div), (true, true));
+    assert_eq!(k(Int16, 0, 3, Mul, Div), (false, true));
+    assert_eq!(k(Int16, 0, -1, Mul, Div), (false, false)); // -(-32768) overflows
+    assert_eq!(k(UInt16, 0, 1, Mul, Div), (true, true));
+    assert_eq!(k(UInt16, 5, 1, Mul, Div), (false, false));
+    assert_eq!(k(Int64, 0, 2, Div, Mul), (true, false));
+    assert_eq!(k(UInt64, 0, 7, Mul, Div), (false, true));
+}
+
+fn check_chain(c: &ArrayChain, data: &[u8], enc: bool, what: &str) {
+    let reference = c.without_kernels();
+    let (a, b) = if enc {
+        (c.encode(data), reference.encode(data))
+    } else {
+        (c.decode(data), reference.decode(data))
+    };
+    assert_eq!(a, b, "{what} enc={enc}");
+}
+
+/// Whole-chain lookup tables (one-byte sources): every byte, alone, all together, and the bytes
+/// that decode, repeated past the table's threshold; every narrow type.
+#[test]
+fn chain_lookup_tables_match_reference() {
+    let chains = [
+        (
+            Float64,
+            r#"[{"name":"scale_offset","configuration":{"offset":-40,"scale":2}},{"name":"cast_value","configuration":{"data_type":"uint8","scalar_map":{"encode":[["NaN",0]],"decode":[[0,"NaN"]]}}}]"#,
+        ),
+        (
+            Float32,
+            r#"[{"name":"cast_value","configuration":{"data_type":"uint8"}}]"#,
+        ),
+        (
+            Float32,
+            r#"[{"name":"cast_value","configuration":{"data_type":"int8","rounding":"towards-zero","out_of_range":"clamp"}}]"#,
+        ),
+        (
+            Int16,
+            r#"[{"name":"scale_offset","configuration":{"offset":7,"scale":3}},{"name":"cast_value","configuration":{"data_type":"int4","out_of_range":"wrap"}}]"#,
+        ),
+        (
+            Float32,
+            r#"[{"name":"cast_value","configuration":{"data_type":"float8_e4m3"}}]"#,
+        ),
+        (
+            Float32,
+            r#"[{"name":"cast_value","configuration":{"data_type":"float8_e5m2fnuz","out_of_range":"clamp"}}]"#,
+        ),
+        (
+            Float16,
+            r#"[{"name":"cast_value","configuration":{"data_type":"float4_e2m1fn","rounding":"nearest-away"}}]"#,
+        ),
+        (
+            Float64,
+            r#"[{"name":"cast_value","configuration":{"data_type":"float8_e8m0fnu","rounding":"towards-positive"}}]"#,
+        ),
+        (
+            UInt8,
+            r#"[{"name":"scale_offset","configuration":{"offset":3,"scale":2}}]"#,
+        ),
+        (
+            Int8,
+            r#"[{"name":"cf.scale_offset","configuration":{"offset":-1,"scale":2}},{"name":"cast_value","configuration":{"data_type":"uint2","out_of_range":"clamp"}}]"#,
+        ),
+        (
+            Float8E4M3,
+            r#"[{"name":"scale_offset","configuration":{"offset":0.5,"scale":2}}]"#,
+        ),
+        (
+            UInt4,
+            r#"[{"name":"cast_value","configuration":{"data_type":"float6_e3m2fn"}}]"#,
+        ),
+    ];
+    for (dtype, codecs) in chains {
+        let c = parse_array_codecs(codecs, dtype).unwrap();
+        let enc_t = c.encoded_dtype();
+        for (enc, t) in [(false, enc_t), (true, dtype)] {
+            if t.size() != 1 {
+                continue;
+            }
+            let bytes: Vec<u8> = (0..=255u8)
+                .map(|b| {
+                    let mut o = [0u8];
+                    t.write_bits(&mut o, 0, t.read_bits(&[b], 0));
+                    o[0]
+                })
+                .collect();
+            for &b in &bytes {
+                check_chain(&c, &[b], enc, codecs);
+            }
+            let rep = |v: &[u8]| {
+                v.iter()
+                    .copied()
+                    .cycle()
+                    .take(v.len() * 8)
+                    .collect::<Vec<u8>>()
+            };
+            check_chain(&c, &rep(&bytes), enc, codecs);
+            let reference = c.without_kernels();
+            let good: Vec<u8> = bytes
+                .iter()
+                .copied()
+                .filter(|&b| {
+                    if enc {
+                        reference.encode(&[b])
+                    } else {
+                        reference.decode(&[b])
+                    }
+                    .is_ok()
+                })
+                .collect();
+            if !good.is_empty() {
+                let data = rep(&good);
+                assert!(data.len() >= 1024 || good.len() < 128, "{codecs}");
+                check_chain(&c, &data, enc, codecs);
+            }
+        }
+    }
+}
+
+/// Tiled chains over buffers spanning several tiles and blocks (lengths not multiples of
+/// either), clean and with one failing element at various positions: same bytes or the same
+/// error (the element index is chunk-relative).
+#[test]
+fn chain_tiles_match_reference() {
+    let mut r = Rng(4);
+    let so_u16 = r#"[{"name":"scale_offset","configuration":{"offset":200,"scale":100}},{"name":"cast_value","configuration":{"data_type":"uint16"}}]"#;
+    let s2 = r#"[{"name":"scale_offset","configuration":{"offset":-0.1,"scale":10000}},{"name":"cast_value","configuration":{"data_type":"uint16","scalar_map":{"encode":[["NaN",0]],"decode":[[0,"NaN"]]}}}]"#;
+    let cf = r#"[{"name":"cf.scale_offset","configuration":{"offset":273.15,"scale":0.01}},{"name":"cast_value","configuration":{"data_type":"int16","rounding":"towards-negative"}}]"#;
+    let i32_ = r#"[{"name":"scale_offset","configuration":{"offset":5,"scale":2}},{"name":"cast_value","configuration":{"data_type":"int16","out_of_range":"clamp"}}]"#;
+    let bf = r#"[{"name":"scale_offset","configuration":{"offset":1,"scale":3}},{"name":"cast_value","configuration":{"data_type":"bfloat16"}}]"#;
+    for (dtype, codecs) in [
+        (Float32, so_u16),
+        (Float64, s2),
+        (Float32, cf),
+        (Int32, i32_),
+        (Float32, bf),
+    ] {
+        let c = parse_array_codecs(codecs, dtype).unwrap();
+        let enc_t = c.encoded_dtype();
+        for n in [1, 255, 257, 2047, 5000, 9001] {
+            // Decode random stored values (some fail: e.g. uint16 values above the range of a
+            // decoded int); encode what decodes.
+            let stored: Vec<u64> = (0..n)
+                .map(|_| {
+                    let b = r.next();
+                    match enc_t.int() {
+                        Some(f) => f.to_bits(f.from_bits(b)),
+                        None => b & enc_t.float().unwrap().mask(),
+                    }
+                })
+                .collect();
+            let data = buffer(enc_t, &stored);
+            check_chain(&c, &data, false, codecs);
+            let good: Vec<u64> = stored
+                .iter()
+                .copied()
+                .filter(|&x| c.without_kernels().decode(&buffer(enc_t, &[x])).is_ok())
+                .collect();
+            let data = buffer(enc_t, &good);
+            check_chain(&c, &data, false, codecs);
+            if let Ok(decoded) = c.decode(&data) {
+                check_chain(&c, &decoded, true, codecs);
+                // One bad element (NaN, or the largest value) at a few positions.
+                let m = decoded.len() / dtype.size();
+                for pos in [0, m / 2, m.saturating_sub(1)] {
+                    if m == 0 {
+                        break;
+                    }
+                    let mut bad = decoded.clone();
+                    let v = match dtype.float() {
+                        Some(f) => f.nan_code(false),
+                        None => dtype.int().unwrap().to_bits(dtype.int().unwrap().max()),
+                    };
+                    dtype.write_bits(&mut bad, pos, v);
+                    check_chain(&c, &bad, true, codecs);
+                }
+            }
+        }
+    }
+}
+
+/// A NaN key matches every NaN, 0 matches -0 (numeric equality): the kernels' map agrees.
+#[test]
+fn map_key_semantics() {
+    let cv = cast_value(
+        r#"{"data_type":"int8","scalar_map":{"encode":[[0.0,9],["NaN",-9]]}}"#,
+        Float32,
+    );
+    // Two distinct keys: no kernel, reference only.
+    assert_eq!(*cv.kernels().0, CastKernel::None);
+    let cv = cast_value(
+        r#"{"data_type":"int8","scalar_map":{"encode":[[0.0,9]]}}"#,
+        Float32,
+    );
+    assert!(cv.kernels().0.is_some());
+    for (x, want) in [(-0.0f32, 9u64), (0.0, 9), (1.0, 1)] {
+        let mut out = [0u8];
+        assert!(cv.kernels().0.run(&x.to_le_bytes(), &mut out));
+        assert_eq!(out[0] as u64, want);
+        assert_eq!(cv.encode_value(x.to_bits() as u64).unwrap(), want);
+    }
+    assert!(same_value(
+        crate::codec::cast::Num::Float(f64::NAN),
+        crate::codec::cast::Num::Float(-f64::NAN)
+    ));
+}
