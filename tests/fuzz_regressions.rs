@@ -125,3 +125,23 @@ fn from_cf_float_packed_fill_value_is_masked() {
         assert!(v[1] == 1.5 || v[1] == 3.0, "{attrs}: {}", v[1]);
     }
 }
+
+/// A chunk shape whose element count overflows u64 (every dimension fine on its own):
+/// `shape()` in src/chain.rs dropped the overflow without reporting it, so validate() called
+/// the document valid while decodeChunk failed with a bare "invalid metadata" naming no field.
+#[test]
+fn chunk_shape_product_overflow_is_reported_with_its_pointer() {
+    let m = r#"{"zarr_format":3,"node_type":"array","shape":[4,4,4],"data_type":"uint8","chunk_grid":{"name":"regular","configuration":{"chunk_shape":[4294967296,4294967296,16]}},"chunk_key_encoding":{"name":"default"},"fill_value":0,"codecs":["bytes"]}"#;
+    let r = validate(m, None);
+    assert!(
+        !r.is_ok(),
+        "validate() calls a chunk of 2^68 elements valid"
+    );
+    let e = decode_chunk(m, &[0u8; 4]).unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidMetadata);
+    assert_eq!(
+        e.path.as_deref(),
+        Some("/chunk_grid/configuration/chunk_shape"),
+        "{e}"
+    );
+}

@@ -1,0 +1,9 @@
+//! Hostile inputs through the wasm exports, in headless Chromium (`wasm-pack test --headless
+//! --chrome`). The bodies live in `tests/common/hostile.rs`, shared with `tests/wasm_hostile.rs`.
+
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+#[path = "common/hostile.rs"]
+mod hostile;
+
+hostile::hostile_tests!();
