@@ -50,6 +50,15 @@ for (const s of ['jacksboro_dem.zarr', 'topobathy.zarr', 'topobathy_v3_numcodecs
   add('json_validate', cat(26, meta));
   add('chunk', cat(meta, 0, Buffer.alloc(16)));
 }
+// Shapes at the edges of addressability and of u64 (a product that overflows, 2^60, 2^64).
+const edge = (cs, shape = cs) => JSON.stringify({ zarr_format: 3, node_type: 'array', shape, data_type: 'uint8',
+  chunk_grid: { name: 'regular', configuration: { chunk_shape: cs } }, chunk_key_encoding: { name: 'default' },
+  fill_value: 0, codecs: ['bytes'] });
+for (const cs of ['[4294967296,4294967296,15]', '[1152921504606846975]', '[18446744073709551615]', '[4,0]', '[]']) {
+  const t = edge('CS').replaceAll('"CS"', cs);
+  add('json_validate', cat(26, text(t)));
+  add('chunk', cat(text(t), 0, Buffer.alloc(4)));
+}
 // JSON edge cases.
 for (const t of ['[[[[[[[[[[]]]]]]]]]]', '{"a":1,"a":2}', '"\\ud800"', '1e400', '-0', '{"zarr_format":3}', '']) {
   add('json_validate', cat(26, text(t)));
