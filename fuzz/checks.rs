@@ -10,7 +10,7 @@ use zarr_scale_offset::dtype::ALL;
 use zarr_scale_offset::json::{self, Json};
 use zarr_scale_offset::{
     array_data_type, decode, decode_chunk, encode, encode_chunk, encoded_data_type, from_cf,
-    metadata_warnings, validate, DataType, ErrorCode,
+    from_fixed_scale_offset, metadata_warnings, validate, DataType, ErrorCode,
 };
 
 /// `json_validate`: byte 0 picks the data type argument, the rest is metadata text (lossy
@@ -240,5 +240,37 @@ pub fn from_cf_checked(attrs: &str, packed: &str, ad: Option<&str>) {
     .expect("the array->array codecs bind");
     if let Err(e) = decode_chunk(&doc, &vec![0u8; n * stored.size()]) {
         panic!("from_cf({attrs}, {packed}, {ad:?}) = {cf}: zeros do not decode: {e}");
+    }
+}
+
+/// `from_fixed_scale_offset`: byte 0 picks the array data type argument (or none), the rest is
+/// the configuration's JSON text. A successful result is a JSON list of array->array codecs that
+/// binds cleanly: to the given data type when the configuration has no `dtype`, else to at
+/// least one of the 26 types.
+pub fn from_fixed_bytes(data: &[u8]) {
+    let Some((&sel, rest)) = data.split_first() else {
+        return;
+    };
+    let Ok(config) = std::str::from_utf8(rest) else {
+        return;
+    };
+    let dt = ALL.get(sel as usize % 32).map(|d| d.name());
+    let Ok(out) = from_fixed_scale_offset(config, dt) else {
+        return;
+    };
+    let list = json::parse(&out).expect("from_fixed_scale_offset returns JSON");
+    assert!(list.as_array().is_some(), "not a codecs list: {out}");
+    let has_dtype = json::parse(config).is_ok_and(|c| {
+        c.get("dtype").is_some()
+            || c.get("configuration")
+                .is_some_and(|k| k.get("dtype").is_some())
+    });
+    let binds = |t: &str| validate(&out, Some(t)).is_ok();
+    match dt {
+        Some(t) if !has_dtype => assert!(binds(t), "{config} ({t}) -> {out} does not bind"),
+        _ => assert!(
+            ALL.iter().any(|t| binds(t.name())),
+            "{config} ({dt:?}) -> {out} binds to no data type"
+        ),
     }
 }

@@ -14,6 +14,7 @@ const TYPES = ['int2', 'int4', 'int8', 'int16', 'int32', 'int64', 'uint2', 'uint
   'uint64', 'float4_e2m1fn', 'float6_e2m3fn', 'float6_e3m2fn', 'float8_e3m4', 'float8_e4m3', 'float8_e4m3b11fnuz',
   'float8_e4m3fnuz', 'float8_e5m2', 'float8_e5m2fnuz', 'float8_e8m0fnu', 'bfloat16', 'float16', 'float32', 'float64'];
 const MAX_BYTES = 4096;
+const ti = (n) => TYPES.indexOf(n);
 
 const out = new Map(); // target -> Map(hash -> bytes)
 function add(target, bytes) {
@@ -59,6 +60,22 @@ for (const cs of ['[4294967296,4294967296,15]', '[1152921504606846975]', '[18446
   add('json_validate', cat(26, text(t)));
   add('chunk', cat(text(t), 0, Buffer.alloc(4)));
 }
+// Zarr v2 (.zarray) with the legacy filter, with its zlib compressor and without one.
+const zarray = readFileSync(path.join(ROOT, 'tests', 'fixtures', 'stores', 'mri_v2_fixedscaleoffset.zarr', '.zarray'), 'utf8');
+const v2 = JSON.parse(zarray);
+for (const doc of [v2, { ...v2, compressor: null, chunks: [4, 2] }, { ...v2, compressor: null, chunks: [8], shape: [8], filters: null, dtype: '>i2' }]) {
+  add('json_validate', cat(26, text(JSON.stringify(doc))));
+  add('chunk', cat(text(JSON.stringify(doc)), 0, Buffer.alloc(16, 7)));
+}
+// numcodecs.fixedscaleoffset configurations: [data type selector][JSON].
+const fso = [
+  '{"id":"fixedscaleoffset","scale":100,"offset":0,"dtype":"<f4","astype":"<u2"}',
+  '{"name":"numcodecs.fixedscaleoffset","configuration":{"offset":1000,"scale":10,"dtype":"<f8","astype":"|u1"}}',
+  '{"offset":-10,"scale":0.5,"astype":"<i2"}',
+  '{"scale":3}',
+  '{"offset":1e300,"scale":1e-300,"dtype":"<f8","astype":"<i8"}',
+];
+for (const f of fso) for (const sel of [ti('float64'), ti('float32'), ti('int16'), 31]) add('from_fixed_scale_offset', cat(sel, text(f)));
 // JSON edge cases.
 for (const t of ['[[[[[[[[[[]]]]]]]]]]', '{"a":1,"a":2}', '"\\ud800"', '1e400', '-0', '{"zarr_format":3}', '']) {
   add('json_validate', cat(26, text(t)));
@@ -75,7 +92,6 @@ const cfAttrs = [
   '{"scale_factor":[0.1],"add_offset":{"value":1,"dtype":"float16"}}',
   '{}',
 ];
-const ti = (n) => TYPES.indexOf(n);
 for (const a of cfAttrs) {
   for (const [p, ad] of [[ti('uint16'), 29], [ti('int16'), 26], [ti('int8'), 29], [ti('int32'), 27], [ti('float32'), 29]]) {
     add('from_cf', cat(p, ad, text(a)));

@@ -715,6 +715,7 @@ fn shape(v: &Json, pointer: &str, positive: bool, report: &mut Report) -> Option
         return None;
     };
     let mut n: Option<u64> = Some(1);
+    let mut overflow = false;
     for (i, d) in items.iter().enumerate() {
         let p = pointer_index(pointer, i);
         let x = nonneg_int(d, &p, report);
@@ -722,7 +723,11 @@ fn shape(v: &Json, pointer: &str, positive: bool, report: &mut Report) -> Option
             report.error(Error::metadata(&p, "chunk dimensions must be positive"));
         }
         n = match (n, x) {
-            (Some(n), Some(x)) => n.checked_mul(x),
+            (Some(n), Some(x)) => {
+                let m = n.checked_mul(x);
+                overflow |= m.is_none();
+                m
+            }
             _ => None,
         };
     }
@@ -734,6 +739,13 @@ fn shape(v: &Json, pointer: &str, positive: bool, report: &mut Report) -> Option
             report.error(Error::metadata(
                 pointer,
                 "has more elements than can be addressed",
+            ));
+            None
+        }
+        None if overflow => {
+            report.error(Error::metadata(
+                pointer,
+                "has more elements than can be addressed (the product overflows 2^64)",
             ));
             None
         }

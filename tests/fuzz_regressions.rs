@@ -2,7 +2,8 @@
 //! the fuzz targets run (`fuzz/checks.rs`), natively, in `cargo test`; plus one named test per
 //! bug the fuzzers found, stating the expected behaviour.
 //!
-//! File formats: `json_validate` and `from_cf` files are raw fuzz inputs; `chunk` and
+//! File formats: `json_validate`, `from_cf` and `from_fixed_scale_offset` files are raw fuzz
+//! inputs; `chunk` and
 //! `codec_bind` files are metadata text, a 0x00 byte, then data bytes.
 
 #[path = "../fuzz/checks.rs"]
@@ -49,7 +50,8 @@ fn every_committed_fuzz_input_passes_its_checks() {
     let n = replay("json_validate", checks::json_validate)
         + replay("chunk", checks::chunk)
         + replay("codec_bind", split_doc)
-        + replay("from_cf", checks::from_cf_bytes);
+        + replay("from_cf", checks::from_cf_bytes)
+        + replay("from_fixed_scale_offset", checks::from_fixed_bytes);
     assert!(n > 0, "no regression inputs found");
 }
 

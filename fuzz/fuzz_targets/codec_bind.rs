@@ -148,8 +148,20 @@ enum Codec {
         decode: Option<Vec<(Scalar, Scalar)>>,
         must_understand: Option<bool>,
     },
+    FixedScaleOffset {
+        offset: Option<Scalar>,
+        scale: Option<Scalar>,
+        dtype: Option<u8>,
+        astype: Option<u8>,
+    },
     Raw(String),
 }
+
+/// numpy dtype spellings for numcodecs.fixedscaleoffset (and a few wrong ones).
+const NUMPY: [&str; 16] = [
+    "<f8", "<f4", "<f2", ">f8", "|u1", "<u2", ">u2", "<i2", "<i4", "<i8", "|i1", "<u8", "float64",
+    "int16", "|b1", "<c8",
+];
 
 impl Codec {
     fn json(&self) -> String {
@@ -228,6 +240,33 @@ impl Codec {
                 };
                 format!(
                     r#"{{"name":"cast_value","configuration":{{{}}}{mu}}}"#,
+                    cfg.join(",")
+                )
+            }
+            Codec::FixedScaleOffset {
+                offset,
+                scale,
+                dtype,
+                astype,
+            } => {
+                let mut cfg = Vec::new();
+                if let Some(o) = offset {
+                    cfg.push(format!(r#""offset":{}"#, o.json()));
+                }
+                if let Some(s) = scale {
+                    cfg.push(format!(r#""scale":{}"#, s.json()));
+                }
+                if let Some(d) = dtype {
+                    cfg.push(format!(r#""dtype":"{}""#, NUMPY[*d as usize % NUMPY.len()]));
+                }
+                if let Some(a) = astype {
+                    cfg.push(format!(
+                        r#""astype":"{}""#,
+                        NUMPY[*a as usize % NUMPY.len()]
+                    ));
+                }
+                format!(
+                    r#"{{"name":"numcodecs.fixedscaleoffset","configuration":{{{}}}}}"#,
                     cfg.join(",")
                 )
             }
