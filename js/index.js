@@ -61,6 +61,19 @@ function ensureReady(fn) {
 // exact). A JS number is written as JSON.stringify writes it; pass JSON text to control every
 // digit yourself.
 function toJson(value) {
+  try {
+    return toJsonUnchecked(value);
+  } catch (e) {
+    // A structure nested deeper than the JS stack: the Rust parser would reject it anyway
+    // (depth limit 128); say so with a code instead of a bare RangeError.
+    if (e instanceof RangeError) {
+      throw codedError('invalid_metadata', `metadata is nested too deeply to serialise (${e.message}); the limit is 128 levels`);
+    }
+    throw e;
+  }
+}
+
+function toJsonUnchecked(value) {
   const out = [];
   const seen = new Set();
   const write = (v, inArray) => {
@@ -255,14 +268,30 @@ function bytesIn(fn, data, kind, dataTypeName) {
       `${fn}(): expected ${expectedText(kind, dataTypeName)}, got ${describe(data)}`,
     );
   }
-  return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  return byteView(fn, data.buffer, data.byteOffset, data.byteLength);
+}
+
+// A Uint8Array over (part of) a buffer; a detached buffer is an `invalid_data` error.
+function byteView(fn, buffer, byteOffset, byteLength) {
+  try {
+    const view = new Uint8Array(buffer, byteOffset, byteLength);
+    // A view over a buffer detached after it was made reports byteLength 0 but reading it works;
+    // a detached ArrayBuffer itself throws above (or reports detached where supported).
+    if (buffer.detached === true) throw new TypeError('detached');
+    return view;
+  } catch (e) {
+    if (e instanceof TypeError) {
+      throw codedError('invalid_data', `${fn}(): the data's ArrayBuffer is detached (it was transferred, e.g. to a worker)`);
+    }
+    throw e;
+  }
 }
 
 // Raw stored bytes for decodeChunk: a Uint8Array or an (Shared)ArrayBuffer.
 function storedBytesIn(fn, bytes) {
-  if (typedArrayTag(bytes) === 'Uint8Array') return bytes;
+  if (typedArrayTag(bytes) === 'Uint8Array') return byteView(fn, bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const tag = Object.prototype.toString.call(bytes);
-  if (tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]') return new Uint8Array(bytes);
+  if (tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]') return byteView(fn, bytes, 0, undefined);
   throw codedError('invalid_data', `${fn}(): expected the stored chunk bytes as a Uint8Array or an ArrayBuffer, got ${describe(bytes)}`);
 }
 
@@ -323,8 +352,19 @@ export function decodeInto(codecs, dataType, data, out) {
   const [name, dt] = dataTypeArgs(dataType);
   const inName = wasm.encodedDataType(c, dt);
   const input = bytesIn('decodeInto', data, kindOf(inName), inName);
-  wasm.decodeArrayInto(c, dt, input, bytesIn('decodeInto', out, kindOf(name), name));
+  const target = bytesIn('decodeInto', out, kindOf(name), name);
+  wasm.decodeArrayInto(c, dt, unaliased(input, target), target);
   return out;
+}
+
+// The input as bytes that do not overlap `out`: a copy when both share memory (the result is
+// written while the input is still being read).
+function unaliased(input, out) {
+  const overlaps =
+    input.buffer === out.buffer &&
+    input.byteOffset < out.byteOffset + out.byteLength &&
+    out.byteOffset < input.byteOffset + input.byteLength;
+  return overlaps ? input.slice() : input;
 }
 
 /** The canonical name of the data type that `encode(codecs, dataType, …)` produces. */
@@ -361,7 +401,8 @@ export function decodeChunkInto(arrayMetadata, bytes, out) {
   const m = metadataText(arrayMetadata);
   const name = wasm.arrayDataType(m);
   const input = storedBytesIn('decodeChunkInto', bytes);
-  wasm.decodeChunkInto(m, input, bytesIn('decodeChunkInto', out, kindOf(name), name));
+  const target = bytesIn('decodeChunkInto', out, kindOf(name), name);
+  wasm.decodeChunkInto(m, unaliased(input, target), target);
   return out;
 }
 
