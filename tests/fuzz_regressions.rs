@@ -147,3 +147,22 @@ fn chunk_shape_product_overflow_is_reported_with_its_pointer() {
         "{e}"
     );
 }
+
+/// An array with a 0 dimension has no elements however large the others are, so the order of
+/// the dimensions must not matter: `shape()` in src/chain.rs rejected [2^32, 2^32, 0] ("the
+/// product overflows 2^64": the overflow is seen before the 0) but accepted [0, 2^32, 2^32].
+#[test]
+fn empty_array_shape_is_valid_whatever_the_order_of_its_dimensions() {
+    for shape in [
+        "[0,4294967296,4294967296]",
+        "[4294967296,4294967296,0]",
+        "[4294967296,0,4294967296]",
+    ] {
+        let m = format!(
+            r#"{{"zarr_format":3,"node_type":"array","shape":{shape},"data_type":"uint8","chunk_grid":{{"name":"regular","configuration":{{"chunk_shape":[1,1,1]}}}},"chunk_key_encoding":{{"name":"default"}},"fill_value":0,"codecs":["bytes"]}}"#
+        );
+        let r = validate(&m, None);
+        assert!(r.is_ok(), "shape {shape}: {:?}", r.errors);
+        assert_eq!(decode_chunk(&m, &[5]).unwrap(), vec![5], "shape {shape}");
+    }
+}
