@@ -705,8 +705,10 @@ fn nonneg_int(v: &Json, pointer: &str, report: &mut Report) -> Option<u64> {
     r
 }
 
-/// Parses a shape-like array; returns (dimensions, element count).
-fn shape(v: &Json, pointer: &str, positive: bool, report: &mut Report) -> Option<(usize, usize)> {
+/// Parses a shape-like array; returns (dimensions, element count). Only a chunk shape (`chunk`)
+/// must have positive dimensions and an addressable element count: the chunk is what gets
+/// allocated, while an array's shape may be as large as u64 dimensions allow.
+fn shape(v: &Json, pointer: &str, chunk: bool, report: &mut Report) -> Option<(usize, usize)> {
     let Some(items) = v.as_array() else {
         report.error(Error::metadata(
             pointer,
@@ -715,41 +717,34 @@ fn shape(v: &Json, pointer: &str, positive: bool, report: &mut Report) -> Option
         return None;
     };
     let mut n: Option<u64> = Some(1);
-    let mut overflow = false;
+    let mut valid = true;
     for (i, d) in items.iter().enumerate() {
         let p = pointer_index(pointer, i);
         let x = nonneg_int(d, &p, report);
-        if positive && x == Some(0) {
+        valid &= x.is_some();
+        if chunk && x == Some(0) {
             report.error(Error::metadata(&p, "chunk dimensions must be positive"));
         }
         n = match (n, x) {
-            (Some(n), Some(x)) => {
-                let m = n.checked_mul(x);
-                overflow |= m.is_none();
-                m
-            }
+            (Some(n), Some(x)) => n.checked_mul(x),
             _ => None,
         };
+    }
+    if !chunk {
+        return valid.then_some((items.len(), 0));
     }
     // Byte counts must stay addressable (8-byte elements), on wasm32 too.
     let limit = (isize::MAX as u64) / 8;
     match n {
         Some(n) if n <= limit => Some((items.len(), n as usize)),
-        Some(_) => {
+        _ if valid => {
             report.error(Error::metadata(
                 pointer,
-                "has more elements than can be addressed",
+                "has more elements than can be addressed in one chunk",
             ));
             None
         }
-        None if overflow => {
-            report.error(Error::metadata(
-                pointer,
-                "has more elements than can be addressed (the product overflows 2^64)",
-            ));
-            None
-        }
-        None => None,
+        _ => None,
     }
 }
 
