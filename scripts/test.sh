@@ -53,9 +53,11 @@ finish() {
   printf '%s\n' "${summary[@]}"
   if [ ${#failed[@]} -gt 0 ]; then
     echo "!!! ${#failed[@]} step(s) failed: ${failed[*]}"
+    echo "$((n - ${#failed[@]})) passed, ${#failed[@]} failed"
     exit 1
   fi
   echo "=== all $n steps passed"
+  echo "$n passed, 0 failed"
   exit 0
 }
 
