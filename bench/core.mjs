@@ -8,24 +8,45 @@ import { CASES, arrayMeta, rng } from './cases.mjs';
 const now = () => performance.now();
 let sink; // keeps results alive so no engine can skip the work
 
-/** Median seconds per call of `fn`: warm-up, then `samples` timed samples of >= `minMs` each. */
-export function measure(fn, { samples = 9, minMs = 12, warmMs = 40 } = {}) {
-  let k = 0;
-  const t0 = now();
-  do {
-    sink = fn();
-    k++;
-  } while (k < 3 || now() - t0 < warmMs);
-  const per = (now() - t0) / k;
-  const iters = Math.max(1, Math.ceil(minMs / Math.max(per, 1e-3)));
-  const times = [];
-  for (let s = 0; s < samples; s++) {
-    const t = now();
-    for (let i = 0; i < iters; i++) sink = fn();
-    times.push((now() - t) / iters);
+/**
+ * Median seconds per call of each of `fns` (an object name -> function or null). Each function is
+ * warmed up (>= 3 calls and `warmMs`), given an iteration count so that one sample takes >= `minMs`,
+ * then sampled in `samples` interleaved rounds (every method once per round), so that a change in
+ * machine load hits every method alike.
+ */
+export function measureAll(fns, { samples = 9, minMs = 12, warmMs = 40 } = {}) {
+  const live = Object.entries(fns).filter(([, f]) => f);
+  const iters = {};
+  for (const [name, fn] of live) {
+    let k = 0;
+    const t0 = now();
+    do {
+      sink = fn();
+      k++;
+    } while (k < 3 || now() - t0 < warmMs);
+    const per = (now() - t0) / k;
+    iters[name] = Math.max(1, Math.ceil(minMs / Math.max(per, 1e-3)));
   }
-  times.sort((a, b) => a - b);
-  return times[samples >> 1] / 1000;
+  const times = Object.fromEntries(live.map(([n]) => [n, []]));
+  for (let s = 0; s < samples; s++) {
+    for (const [name, fn] of live) {
+      const n = iters[name];
+      const t = now();
+      for (let i = 0; i < n; i++) sink = fn();
+      times[name].push((now() - t) / n);
+    }
+  }
+  const out = {};
+  for (const [name] of Object.entries(fns)) {
+    const t = times[name];
+    if (!t) {
+      out[name] = null;
+      continue;
+    }
+    t.sort((a, b) => a - b);
+    out[name] = t[t.length >> 1] / 1000;
+  }
+  return out;
 }
 
 // zarrita 0.7.5's codec classes, imported from the package files (its entry point only exports
@@ -95,6 +116,20 @@ export async function runBench({ sizes = [65536, 1048576, 4194304], only = null,
   const hasInto = typeof api.decodeChunkInto === 'function';
   const rows = [];
   const opts = { samples };
+  // Warm-up: V8 runs WebAssembly first through its baseline compiler and re-compiles hot
+  // functions with its optimising compiler after some calls; a long call started in baseline code
+  // stays there. Exercise every chain a few times on small chunks before timing anything.
+  for (const c of CASES) {
+    if (only && !c.id.includes(only)) continue;
+    const m = arrayMeta(c, 65536);
+    const st = c.gen(65536, rng(1));
+    const b = new Uint8Array(st.buffer.slice(0));
+    for (let i = 0; i < 20; i++) {
+      const d = api.decodeChunk(m, b);
+      api.encodeChunk(m, d);
+      if (hasInto) api.decodeChunkInto(m, b, d);
+    }
+  }
   for (const c of CASES) {
     if (only && !c.id.includes(only)) continue;
     for (const n of sizes) {
@@ -124,14 +159,17 @@ export async function runBench({ sizes = [65536, 1048576, 4194304], only = null,
       const copyDst = new ours.constructor(n);
 
       log(`${c.id} n=${n}`);
-      const t = {
-        decode: measure(() => api.decodeChunk(meta, bytes), opts),
-        decodeInto: hasInto ? measure(() => api.decodeChunkInto(meta, bytes, out), opts) : null,
-        encode: measure(() => api.encodeChunk(meta, ours), opts),
-        zarrita: zdec ? measure(() => zdec(bytes), opts) : null,
-        jsLoop: measure(() => c.jsLoop(stored), opts),
-        memcpy: measure(() => copyDst.set(ours), opts),
-      };
+      const t = measureAll(
+        {
+          decode: () => api.decodeChunk(meta, bytes),
+          decodeInto: hasInto ? () => api.decodeChunkInto(meta, bytes, out) : null,
+          encode: () => api.encodeChunk(meta, ours),
+          zarrita: zdec ? () => zdec(bytes) : null,
+          jsLoop: () => c.jsLoop(stored),
+          memcpy: () => copyDst.set(ours),
+        },
+        opts,
+      );
       const meps = {};
       for (const [k, v] of Object.entries(t)) meps[k] = v === null ? null : n / v / 1e6;
       rows.push({ id: c.id, title: c.title, n, seconds: t, melemsPerSec: meps, notes });

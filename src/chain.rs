@@ -11,6 +11,7 @@ use crate::codec::{known_codec, scalar, Bytes, CastValue, CodecKind, ScaleOffset
 use crate::dtype::DataType;
 use crate::error::{Error, ErrorCode, Report, Result};
 use crate::json::{parse, pointer_index, pointer_push, Json};
+use crate::kernels::fused::FusedDecode;
 use crate::kernels::{pipeline, Lut8, Stage};
 use std::sync::OnceLock;
 
@@ -174,6 +175,8 @@ pub struct ArrayChain {
     luts: [OnceLock<Option<Lut8>>; 2],
     /// Use the fast paths (false: the codec-by-codec reference only, for tests).
     fast: bool,
+    /// `[scale_offset, cast_value]` decoded in one loop, when the kernels allow it.
+    fused: Option<FusedDecode>,
 }
 
 fn entry_pointer(base: &str, index: usize) -> String {
@@ -303,6 +306,12 @@ impl ArrayChain {
         if report.error_count() > errors_before {
             return None;
         }
+        let fused = match &codecs[..] {
+            [(_, ArrayCodec::ScaleOffset(so), _), (_, ArrayCodec::CastValue(cv), _)] => {
+                FusedDecode::select(so.float_arith(), cv.kernels().1)
+            }
+            _ => None,
+        };
         Some(ArrayChain {
             codecs,
             decoded,
@@ -310,6 +319,7 @@ impl ArrayChain {
             encoded_fill: cur_fill,
             luts: Default::default(),
             fast: true,
+            fused,
         })
     }
 
@@ -360,6 +370,7 @@ impl ArrayChain {
             codecs,
             luts: Default::default(),
             fast: false,
+            fused: None,
             ..self.clone()
         }
     }
@@ -395,6 +406,10 @@ impl ArrayChain {
                     n * dst.size()
                 ),
             ));
+        }
+        if let (Some(f), false, true) = (&self.fused, enc, self.fast) {
+            f.run(data, out);
+            return Ok(());
         }
         let done = self.fast
             && match self.lut(enc, n) {

@@ -107,17 +107,18 @@ fn array_chain(codecs: &str, data_type: &str) -> CrateResult<Rc<ArrayChain>> {
 }
 
 /// Elements per tile moved between JS and wasm memory.
-const IO_TILE: usize = 16384;
+const IO_TILE: usize = 131072;
 
 /// Runs `f` (a whole-buffer encode or decode) from the JS bytes `data` (elements of `in_size`
 /// bytes) into the JS bytes `out` (elements of `out_size` bytes), tile by tile. A failing tile
 /// is rerun over the whole input, so that the error names its element's index in the chunk.
+#[inline(never)]
 fn stream(
     data: &Uint8Array,
     in_size: usize,
     out: &Uint8Array,
     out_size: usize,
-    f: impl Fn(&[u8], &mut [u8]) -> CrateResult<()>,
+    f: crate::kernels::StageRun,
 ) -> CrateResult<()> {
     let n = data.length() as usize / in_size;
     if data.length() as usize % in_size != 0 {
@@ -125,8 +126,10 @@ fn stream(
         return f(&data.to_vec(), &mut vec![0u8; n * out_size]);
     }
     let tile = IO_TILE.min(n.max(1));
-    let mut ib = vec![0u8; tile * in_size];
-    let mut ob = vec![0u8; tile * out_size];
+    // Input and output tiles 2 KiB apart modulo 4 KiB (see `Scratch`).
+    let mut si = crate::kernels::Scratch::new(tile * in_size, 0);
+    let mut so = crate::kernels::Scratch::new(tile * out_size, 2048);
+    let (ib, ob) = (si.get(), so.get());
     let mut start = 0;
     while start < n {
         let len = tile.min(n - start);
@@ -177,7 +180,7 @@ fn chunk_decode(
         }
         None => Uint8Array::new_with_length((m.chunk_len * dec.size()) as u32),
     };
-    stream(data, enc.size(), &out, dec.size(), |i, o| {
+    stream(data, enc.size(), &out, dec.size(), &|i, o| {
         m.chain.decode_into(i, o)
     })?;
     Ok(out)
@@ -199,7 +202,7 @@ fn array_decode(
         }
         None => Uint8Array::new_with_length((n * dec.size()) as u32),
     };
-    stream(data, enc.size(), &out, dec.size(), |i, o| {
+    stream(data, enc.size(), &out, dec.size(), &|i, o| {
         c.decode_into(i, o)
     })?;
     Ok(out)
@@ -238,7 +241,7 @@ pub fn encode_chunk_js(metadata: &str, data: &Uint8Array) -> Result<Uint8Array, 
             dec,
         )?;
         let out = Uint8Array::new_with_length((m.chunk_len * enc.size()) as u32);
-        stream(data, dec.size(), &out, enc.size(), |i, o| {
+        stream(data, dec.size(), &out, enc.size(), &|i, o| {
             m.chain.encode_into(i, o)
         })?;
         Ok(out)
@@ -282,7 +285,7 @@ pub fn encode_array_js(
         let (dec, enc) = (c.decoded_dtype(), c.encoded_dtype());
         let n = data.length() as usize / dec.size();
         let out = Uint8Array::new_with_length((n * enc.size()) as u32);
-        stream(data, dec.size(), &out, enc.size(), |i, o| {
+        stream(data, dec.size(), &out, enc.size(), &|i, o| {
             c.encode_into(i, o)
         })?;
         Ok(out)

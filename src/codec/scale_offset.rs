@@ -10,6 +10,8 @@ use crate::dtype::{DataType, Kind};
 use crate::error::{Error, ErrorCode, Report, Result};
 use crate::json::{pointer_push, Json};
 use crate::kernels::arith::{float_decode, float_encode, IntKernel, Op};
+use crate::kernels::cast::FloatT;
+use crate::kernels::fused::FloatArith;
 use crate::kernels::run_blocks;
 use crate::num::{FloatFormat, IntFormat, Rounded, RoundingMode};
 
@@ -207,6 +209,26 @@ impl ScaleOffset {
         ScaleOffset {
             fast: false,
             ..self.clone()
+        }
+    }
+
+    /// The float32/float64 decode arithmetic, for a fused chain kernel.
+    pub fn float_arith(&self) -> Option<FloatArith> {
+        let (_, op) = self.ops();
+        match self.arith {
+            Arith::F32 { offset, scale } => Some(FloatArith {
+                ty: FloatT::F32,
+                op,
+                offset: offset as f64,
+                scale: scale as f64,
+            }),
+            Arith::F64 { offset, scale } => Some(FloatArith {
+                ty: FloatT::F64,
+                op,
+                offset,
+                scale,
+            }),
+            _ => None,
         }
     }
 

@@ -81,7 +81,8 @@ fn interval(a: i128, b: i128, o: Op, s: i128) -> (i128, i128) {
 
 impl IntKernel {
     /// The kernel for `dtype` with `offset`, `scale` (exact values; scale non-zero) and the
-    /// operations applied when encoding and decoding, or `None` for types without one.
+    /// operations applied when encoding and decoding, or `None` for types without one (and for
+    /// int16 / uint16 with |scale| >= 2^14, whose products need 64 bits).
     pub fn select(
         dtype: DataType,
         offset: i128,
@@ -100,6 +101,18 @@ impl IntKernel {
         };
         let f = dtype.int()?;
         let (min, max) = (f.min(), f.max());
+        if matches!(ty, IntTy::I16 | IntTy::U16) && scale.abs() >= 1 << 14 {
+            return None;
+        }
+        // Dividing by ±1 is multiplying by it (same results, same overflow, always exact).
+        let unit = |o: Op| {
+            if o == Op::Div && scale.abs() == 1 {
+                Op::Mul
+            } else {
+                o
+            }
+        };
+        let (enc_op, dec_op) = (unit(enc_op), unit(dec_op));
         let inside = |(lo, hi): (i128, i128)| lo >= min && hi <= max;
         // Encode: x - offset, then (x - offset) op scale, over every x of the type.
         let d = (min - offset, max - offset);
@@ -125,7 +138,8 @@ impl IntKernel {
         })
     }
 
-    /// Whether encoding / decoding were proven free of range checks at bind time.
+    /// Whether encoding / decoding were proven free of range checks at bind time (the int16 /
+    /// uint16 loops then drop them; the wider types always use checked operations).
     pub fn proven(&self) -> (bool, bool) {
         (!self.enc_checked, !self.dec_checked)
     }
@@ -138,66 +152,80 @@ impl IntKernel {
         } else {
             self.dec_checked
         };
-        macro_rules! go {
-            ($t:ty) => {
-                if checked {
-                    self.run_i64::<$t, true>(enc, input, out)
-                } else {
-                    self.run_i64::<$t, false>(enc, input, out)
-                }
-            };
-        }
         match self.ty {
-            IntTy::I16 => go!(i16),
-            IntTy::U16 => go!(u16),
-            IntTy::I32 => go!(i32),
-            IntTy::U32 => go!(u32),
-            IntTy::I64 => go!(i64),
+            IntTy::I16 | IntTy::U16 => match (self.ty == IntTy::I16, checked) {
+                (true, true) => self.run_small::<i16, true>(enc, input, out),
+                (true, false) => self.run_small::<i16, false>(enc, input, out),
+                (false, true) => self.run_small::<u16, true>(enc, input, out),
+                (false, false) => self.run_small::<u16, false>(enc, input, out),
+            },
+            IntTy::I32 => self.run_i64::<i32>(enc, input, out),
+            IntTy::U32 => self.run_i64::<u32>(enc, input, out),
+            IntTy::I64 => self.run_i64::<i64>(enc, input, out),
             IntTy::U64 => self.run_u64(enc, input, out),
         }
     }
 
-    /// Every type but uint64, in i64: the type's values, offset and scale all fit, and for
-    /// int64 the checked operations are exactly the range checks.
+    /// int16 / uint16 with |scale| < 2^14, in i32: |x - offset| < 2^17, |(x - offset) * scale|
+    /// < 2^31, |y * scale| < 2^30 and |y * scale + offset| < 2^31, so nothing overflows; every
+    /// step is range-checked with a flag (unless `CHECK` is false: proven in range), branch-free
+    /// (the loops vectorise).
     #[inline(always)]
-    fn run_i64<T: Wide, const CHECK: bool>(&self, enc: bool, input: &[u8], out: &mut [u8]) -> bool {
+    fn run_small<T: Wide, const CHECK: bool>(
+        &self,
+        enc: bool,
+        input: &[u8],
+        out: &mut [u8],
+    ) -> bool {
+        let (min, max) = (self.min as i32, self.max as i32);
+        let (off, s) = (self.offset as i32, self.scale as i32);
+        let ok = move |v: i32| !CHECK || (v >= min && v <= max);
+        let div = move |v: i32| (v / s, v % s == 0);
+        match (enc, if enc { self.enc_op } else { self.dec_op }) {
+            (true, Op::Mul) => map_ok(input, out, |x: T| {
+                let d = x.wide() as i32 - off;
+                let r = d * s;
+                (T::narrow(r as i64), ok(d) & ok(r))
+            }),
+            (true, Op::Div) => map_ok(input, out, |x: T| {
+                let d = x.wide() as i32 - off;
+                let (q, exact) = div(d);
+                (T::narrow(q as i64), ok(d) & exact & ok(q))
+            }),
+            (false, Op::Mul) => map_ok(input, out, |y: T| {
+                let p = y.wide() as i32 * s;
+                let r = p + off;
+                (T::narrow(r as i64), ok(p) & ok(r))
+            }),
+            (false, Op::Div) => map_ok(input, out, |y: T| {
+                let (q, exact) = div(y.wide() as i32);
+                let r = q + off;
+                (T::narrow(r as i64), exact & ok(q) & ok(r))
+            }),
+        }
+    }
+
+    /// int32, uint32 and int64 in i64 with checked operations (for int64 they are exactly the
+    /// range checks; the 32-bit types are range-checked as well).
+    #[inline(always)]
+    fn run_i64<T: Wide>(&self, enc: bool, input: &[u8], out: &mut [u8]) -> bool {
         let (min, max, off, s) = (self.min, self.max, self.offset, self.scale);
-        let fits = |v: Option<i64>| -> (i64, bool) {
-            match v {
-                Some(v) => (v, !CHECK || (v >= min && v <= max)),
-                None => (0, false),
-            }
+        let fits = |v: Option<i64>| match v {
+            Some(v) => (v, v >= min && v <= max),
+            None => (0, false),
         };
-        // One step `v op s` (a division must be exact).
-        let step = |o: Op, v: i64| -> (i64, bool) {
-            match o {
-                Op::Mul if CHECK => fits(v.checked_mul(s)),
-                Op::Mul => (v.wrapping_mul(s), true),
-                Op::Div => {
-                    let exact = v.wrapping_rem(s) == 0;
-                    let (q, ok) = fits(v.checked_div(s));
-                    (q, ok && exact)
-                }
-            }
-        };
-        let add = |a: i64, b: i64| -> (i64, bool) {
-            if CHECK {
-                fits(a.checked_add(b))
-            } else {
-                (a.wrapping_add(b), true)
-            }
-        };
-        let sub = |a: i64, b: i64| -> (i64, bool) {
-            if CHECK {
-                fits(a.checked_sub(b))
-            } else {
-                (a.wrapping_sub(b), true)
+        let step = |o: Op, v: i64| match o {
+            Op::Mul => fits(v.checked_mul(s)),
+            // A division must be exact; i64::MIN / -1 overflows (checked_div is None).
+            Op::Div => {
+                let (q, ok) = fits(v.checked_div(s));
+                (q, ok && v.wrapping_rem(s) == 0)
             }
         };
         if enc {
             let o = self.enc_op;
             map_ok(input, out, |x: T| {
-                let (d, ok1) = sub(x.wide(), off);
+                let (d, ok1) = fits(x.wide().checked_sub(off));
                 let (r, ok2) = step(o, d);
                 (T::narrow(r), ok1 & ok2)
             })
@@ -205,7 +233,7 @@ impl IntKernel {
             let o = self.dec_op;
             map_ok(input, out, |y: T| {
                 let (q, ok1) = step(o, y.wide());
-                let (r, ok2) = add(q, off);
+                let (r, ok2) = fits(q.checked_add(off));
                 (T::narrow(r), ok1 & ok2)
             })
         }

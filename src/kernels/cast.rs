@@ -38,10 +38,20 @@ pub trait IntLane: Elem + Default {
     fn to_i64(self) -> i64;
     /// The low bits of an i64 (wrapping).
     fn from_i64(v: i64) -> Self;
+    /// A wider integer holding every value of the type and one more, [`IntLane::NO_KEY`]:
+    /// `scalar_map` keys are compared in it, so a loop without a map is the same loop with a key
+    /// no value matches.
+    type Key: Copy + PartialEq;
+    /// A key no value of the type equals.
+    const NO_KEY: Self::Key;
+    /// The value as a key.
+    fn key(self) -> Self::Key;
+    /// A value of the type (as an i64) as a key.
+    fn key_of(v: i64) -> Self::Key;
 }
 
 macro_rules! int_lane {
-    ($($t:ty),*) => {$(
+    ($($t:ty => $via:ty, $key:ty),*) => {$(
         impl IntLane for $t {
             const MIN_F: f64 = <$t>::MIN as f64;
             const END_F: f64 = <$t>::MAX as f64 + 1.0;
@@ -50,18 +60,33 @@ macro_rules! int_lane {
             fn to_f32(self) -> f32 { self as f32 }
             #[inline(always)]
             fn to_f64(self) -> f64 { self as f64 }
+            // Through a 32-bit integer: a saturating float -> 8/16-bit conversion is scalarised
+            // on wasm (8x slower); the values converted are in range anyway.
             #[inline(always)]
-            fn from_f32(f: f32) -> Self { f as $t }
+            fn from_f32(f: f32) -> Self { f as $via as $t }
             #[inline(always)]
-            fn from_f64(f: f64) -> Self { f as $t }
+            fn from_f64(f: f64) -> Self { f as $via as $t }
             #[inline(always)]
             fn to_i64(self) -> i64 { self as i64 }
             #[inline(always)]
             fn from_i64(v: i64) -> Self { v as $t }
+            type Key = $key;
+            const NO_KEY: $key = <$key>::MIN;
+            #[inline(always)]
+            fn key(self) -> $key { self as $key }
+            #[inline(always)]
+            fn key_of(v: i64) -> $key { v as $key }
         }
     )*};
 }
-int_lane!(i8, u8, i16, u16, i32, u32);
+int_lane!(
+    i8 => i32, i32,
+    u8 => i32, i32,
+    i16 => i32, i32,
+    u16 => i32, i32,
+    i32 => i32, i64,
+    u32 => u32, i64
+);
 
 /// A float element type of a kernel (float32 or float64).
 pub trait FloatLane:
@@ -348,13 +373,15 @@ impl CastKernel {
 }
 
 fn int_to_float<S: IntLane, D: FloatLane>(input: &[u8], out: &mut [u8], m: Option<(i64, u64)>) {
-    match m {
-        None => map(input, out, |x: S| D::from_int(x)),
-        Some((k, v)) => {
-            let (k, v) = (S::from_i64(k), D::from_bits(v));
-            map(input, out, |x: S| if x == k { v } else { D::from_int(x) })
-        }
-    }
+    let (k, v) = match m {
+        None => (S::NO_KEY, D::default()),
+        Some((k, v)) => (S::key_of(k), D::from_bits(v)),
+    };
+    map(
+        input,
+        out,
+        |x: S| if x.key() == k { v } else { D::from_int(x) },
+    )
 }
 
 #[inline(always)]
@@ -405,17 +432,17 @@ fn float_to_int<S: FloatLane, D: IntLane>(
         .chunks(BLOCK * S::SIZE)
         .zip(out.chunks_mut(BLOCK * D::SIZE))
     {
-        let r = &mut r[..ib.len() / S::SIZE];
-        round_into(ib, r, mode);
+        round_into(ib, &mut r, mode);
         for ((o, i), &rv) in ob
             .chunks_exact_mut(D::SIZE)
             .zip(ib.chunks_exact(S::SIZE))
             .zip(r.iter())
         {
             let x = S::load(i);
+            // Non-short-circuit `&` / `|`: branch-free, so the loop vectorises.
             #[allow(clippy::eq_op)]
-            let hit = x == k || (knan && x != x);
-            let in_range = rv >= lo && rv < end;
+            let hit = (x == k) | (knan & (x != x));
+            let in_range = (rv >= lo) & (rv < end);
             ok &= hit | in_range;
             let y = if hit { v } else { rv.to_int::<D>() };
             y.store(o);

@@ -13,6 +13,8 @@
 //! - [`arith`]: `scale_offset` / `cf.scale_offset` kernels (float32/float64 native arithmetic;
 //!   integers in native checked arithmetic, or unchecked where a bind-time proof shows no
 //!   intermediate can leave the type's range).
+//! - [`fused`]: `[scale_offset, cast_value]` decode of int16/uint16 into float32/float64 in one
+//!   loop.
 //! - [`Lut8`]: for a source of at most 8 bits, every one of the 256 results precomputed with the
 //!   reference (a whole chain decode of a uint8 / float8 chunk becomes one table lookup).
 //! - [`pipeline`]: runs a chain of codecs over cache-sized tiles, so a chunk makes one pass over
@@ -23,6 +25,7 @@
 
 pub mod arith;
 pub mod cast;
+pub mod fused;
 mod lut;
 mod pipeline;
 
@@ -30,7 +33,7 @@ mod pipeline;
 mod tests;
 
 pub use lut::Lut8;
-pub use pipeline::{pipeline, Stage};
+pub use pipeline::{pipeline, Stage, StageRun};
 
 use crate::error::Result;
 
@@ -123,4 +126,30 @@ pub fn run_blocks(
         }
     }
     Ok(())
+}
+
+/// A zeroed scratch buffer whose start address has a chosen offset modulo 4 KiB.
+///
+/// Buffers that one loop reads and another writes in step (an input tile and an output tile)
+/// get different offsets: x86 CPUs stall when loads run at the same address modulo 4 KiB as
+/// recent stores ("4K aliasing"), which made a tile copy 20 times slower than `memcpy`.
+pub struct Scratch {
+    buf: Vec<u8>,
+    start: usize,
+    len: usize,
+}
+
+impl Scratch {
+    /// `len` bytes starting at an address equal to `phase` modulo 4096.
+    pub fn new(len: usize, phase: usize) -> Scratch {
+        let buf = vec![0u8; len + 4096];
+        let addr = buf.as_ptr() as usize;
+        let start = (phase % 4096 + 4096 - addr % 4096) % 4096;
+        Scratch { buf, start, len }
+    }
+
+    /// The buffer.
+    pub fn get(&mut self) -> &mut [u8] {
+        &mut self.buf[self.start..self.start + self.len]
+    }
 }

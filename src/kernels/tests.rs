@@ -526,7 +526,12 @@ fn int_scale_offset_kernels_match_reference() {
                 for s in scales.iter().filter(|s| f.contains(**s) && **s != 0) {
                     let cfg = format!(r#"{{"offset":{off},"scale":{s}}}"#);
                     let so = scale_offset(conv, &cfg, dtype);
-                    let k: &IntKernel = so.int_kernel().expect("a kernel");
+                    let Some(k) = so.int_kernel() else {
+                        // int16 / uint16 with |scale| >= 2^14: the reference only.
+                        assert!(dtype.bits() == 16 && s.abs() >= 1 << 14, "{dtype} {cfg}");
+                        continue;
+                    };
+                    let k: &IntKernel = k;
                     let p = k.proven();
                     proven += p.0 as usize + p.1 as usize;
                     let reference = so.without_kernels();
