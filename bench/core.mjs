@@ -167,6 +167,9 @@ export async function runBench({ sizes = [65536, 1048576, 4194304], only = null,
           zarrita: zdec ? () => zdec(bytes) : null,
           jsLoop: () => c.jsLoop(stored),
           memcpy: () => copyDst.set(ours),
+          // The floor of any API that returns a new typed array: allocate one and write it once
+          // (first touch of fresh memory dominates in browsers).
+          freshFill: () => new ours.constructor(n).fill(1),
         },
         opts,
       );

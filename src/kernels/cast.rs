@@ -7,8 +7,9 @@
 //!   nearest-even, and an exact ties-away built from trunc), then a range check; anything not in
 //!   range (NaN, ±Inf, values for clamp / wrap / errors) declines the block.
 //! - float64 -> float32 (nearest-even), float32 -> float64, bfloat16 / float16 <-> float32
-//!   (nearest-even): native conversion or bit manipulation; NaN becomes the canonical NaN with
-//!   its sign as the reference does; overflow declines.
+//!   (nearest-even), float32 -> every 4/6/8-bit float with a zero and a sign (nearest-even):
+//!   native conversion or bit manipulation; NaN becomes the canonical NaN with its sign as the
+//!   reference does; overflow, and NaN / Inf into a format without them, decline.
 //!
 //! A `scalar_map` with one distinct key is applied in the loop (first match wins, NaN matches
 //! every NaN, numeric equality so 0 matches -0); longer maps use the reference.
@@ -245,6 +246,93 @@ pub enum CastKernel {
     },
     /// A float -> float conversion (no scalar_map).
     Float(FloatPair),
+    /// float32 -> a 4/6/8-bit float with zero and sign, nearest-even (no scalar_map).
+    F32ToNarrow(Narrow),
+}
+
+/// A 4/6/8-bit float format as the float32 -> narrow kernel needs it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Narrow {
+    /// Fraction bits.
+    man_bits: u32,
+    /// float32 bits of 2^emin, the smallest normal value.
+    min_normal: u32,
+    /// float32 bits of 2^(emin - man_bits + 23), whose ulp is the subnormal quantum.
+    magic: u32,
+    /// Added to float32 bits to move the exponent to the format's bias.
+    rebias: u32,
+    /// Largest finite magnitude code.
+    max_finite: u32,
+    /// The sign bit.
+    sign: u32,
+    /// +Inf code, when the format has infinities.
+    inf: Option<u32>,
+    /// (+NaN, -NaN) codes, when the format has a NaN.
+    nan: Option<(u32, u32)>,
+    /// The format has -0.
+    neg_zero: bool,
+}
+
+impl Narrow {
+    fn of(f: &crate::num::FloatFormat) -> Option<Narrow> {
+        if f.bits > 8 || !f.signed || !f.has_zero() {
+            return None;
+        }
+        let emin = 1 - f.bias;
+        let m = f.man_bits as i32;
+        Some(Narrow {
+            man_bits: f.man_bits,
+            min_normal: ((emin + 127) as u32) << 23,
+            magic: ((emin - m + 23 + 127) as u32) << 23,
+            rebias: ((f.bias - 127) << 23) as u32,
+            max_finite: f.max_finite_code() as u32,
+            sign: f.sign_bit() as u32,
+            inf: f.has_inf().then(|| f.inf_code() as u32),
+            nan: f
+                .has_nan()
+                .then(|| (f.nan_code(false) as u32, f.nan_code(true) as u32)),
+            neg_zero: f.has_neg_zero(),
+        })
+    }
+
+    /// float32 -> code under round-to-nearest-even; `false` when the reference must decide
+    /// (overflow, or NaN / ±Inf the format lacks). The normal case rounds the float32 bits
+    /// (re-biased exponent, ties to the even code); below 2^emin one float32 addition of a power
+    /// of two whose ulp is the subnormal quantum rounds, as in `f32_to_f16`.
+    #[inline(always)]
+    fn encode(&self, x: f32) -> (u8, bool) {
+        let bits = x.to_bits();
+        let neg = bits >> 31 != 0;
+        let a = bits & 0x7fff_ffff;
+        if a > 0x7f80_0000 {
+            return match self.nan {
+                Some((p, n)) => ((if neg { n } else { p }) as u8, true),
+                None => (0, false),
+            };
+        }
+        if a == 0x7f80_0000 {
+            return match self.inf {
+                Some(i) => ((i | if neg { self.sign } else { 0 }) as u8, true),
+                None => (0, false),
+            };
+        }
+        let shift = 23 - self.man_bits;
+        let mag = if a < self.min_normal {
+            let magic = f32::from_bits(self.magic);
+            (f32::from_bits(a) + magic).to_bits() - self.magic
+        } else {
+            let odd = (a >> shift) & 1;
+            a.wrapping_add(self.rebias)
+                .wrapping_add((1 << (shift - 1)) - 1 + odd)
+                >> shift
+        };
+        let sign = if neg && (mag != 0 || self.neg_zero) {
+            self.sign
+        } else {
+            0
+        };
+        ((sign | mag) as u8, mag <= self.max_finite)
+    }
 }
 
 /// The scalar_map as at most one effective entry: `Ok(None)` when empty, `Ok(Some(e))` when
@@ -307,6 +395,9 @@ impl CastKernel {
         }
         use DataType::*;
         let ne = mode == RoundingMode::NearestEven;
+        if let (Float32, Some(n), true) = (from, to.float().as_ref().and_then(Narrow::of), ne) {
+            return CastKernel::F32ToNarrow(n);
+        }
         CastKernel::Float(match (from, to) {
             (Float64, Float32) if ne => FloatPair::F64ToF32,
             (Float32, Float64) => FloatPair::F32ToF64,
@@ -368,6 +459,7 @@ impl CastKernel {
                 }
             }
             CastKernel::Float(p) => float_pair(p, input, out),
+            CastKernel::F32ToNarrow(n) => map_ok(input, out, |x: f32| n.encode(x)),
         }
     }
 }

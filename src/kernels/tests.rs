@@ -467,6 +467,50 @@ fn cast_float_kernels_match_reference() {
     assert_eq!(checked, 2 * 5 * 3);
 }
 
+/// float32 -> every 4/6/8-bit float with a zero and a sign (nearest-even): every value of the
+/// format, every midpoint between neighbours and one float32 ulp either side (signed), the
+/// midpoint above the largest value, NaNs, infinities, subnormals and fixed-seed random bits;
+/// with and without out_of_range clamp. Other modes and float8_e8m0fnu have no kernel.
+#[test]
+fn cast_f32_to_narrow_kernels_match_reference() {
+    let mut r = Rng(5);
+    let random: Vec<u64> = (0..6000).map(|_| r.next() & 0xffff_ffff).collect();
+    for to in crate::dtype::ALL.iter().copied().filter(|d| d.float().is_some_and(|f| f.bits <= 8)) {
+        let f = to.float().unwrap();
+        let mut vals: Vec<f64> = (0..(1u64 << f.bits))
+            .map(|c| f.decode(c))
+            .filter(|v| v.is_finite() && *v >= 0.0)
+            .collect();
+        vals.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        vals.dedup();
+        let top = *vals.last().unwrap();
+        let step = top - vals[vals.len() - 2];
+        vals.push(top + step); // the value past the largest: its midpoint is the overflow edge
+        let mut inputs = random.clone();
+        for w in vals.windows(2) {
+            let m = ((w[0] + w[1]) / 2.0) as f32;
+            for x in [w[0] as f32, m, f32::from_bits(m.to_bits() + 1), f32::from_bits(m.to_bits() - 1)] {
+                inputs.extend([x.to_bits() as u64, (-x).to_bits() as u64]);
+            }
+        }
+        inputs.extend([0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 0xffc0_0001, 0x8000_0000, 1, 0x8000_0001]);
+        for mode in MODES {
+            for oor in ["", r#","out_of_range":"clamp""#] {
+                let base = format!(r#"{{"data_type":"{to}","rounding":"{mode}""#);
+                let cv = cast_value(&format!("{base}{oor}}}"), Float32);
+                let strict = cast_value(&format!("{base}}}"), Float32);
+                let expect = mode == "nearest-even" && to != Float8E8M0FNU;
+                assert_eq!(cv.kernels().0.is_some(), expect, "float32->{to} {mode}");
+                if expect {
+                    let n = check_cast_kernel(&cv, &strict, true, &inputs);
+                    assert!(n > inputs.len() / 3, "float32->{to}: {n} accepted");
+                    check_cast_buffers(&cv, true, &inputs);
+                }
+            }
+        }
+    }
+}
+
 /// The bit tricks agree with the reference rounding for every float16 / bfloat16 code decoded
 /// and re-encoded, and with native widening.
 #[test]
