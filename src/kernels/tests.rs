@@ -8,6 +8,9 @@
 //! - Codec and chain level, whole buffers: the fast path (kernels, blocks, tiles, lookup tables)
 //!   gives the same bytes, or the same error (code and message, element index included), as the
 //!   same codec or chain with every fast path turned off (`without_kernels`).
+//!
+//! They run natively (`cargo test`) and as WebAssembly with simd128 (`wasm-pack test`), so the
+//! vectorised wasm code is checked too.
 
 use super::arith::IntKernel;
 use super::cast::{f16_to_f32, f32_to_bf16, f32_to_f16, CastKernel};
@@ -288,7 +291,8 @@ fn f64_inputs(r: &mut Rng) -> Vec<u64> {
 /// float32/float64 arrays cast to and from every integer type with a kernel: every rounding
 /// mode, every out_of_range, scalar maps with a NaN key, a numeric key, a duplicated key, and
 /// two keys (no kernel). Integer -> float exhaustively for the 16-bit types.
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn cast_int_float_kernels_match_reference() {
     let mut r = Rng(1);
     let f32s = f32_inputs(&mut r);
@@ -382,7 +386,8 @@ fn cast_int_float_kernels_match_reference() {
 /// bfloat16 and float64 -> float32 over fixed-seed random bit patterns and every midpoint
 /// between neighbouring target values (and one ulp either side), float32 -> float64 over random
 /// bits; with and without out_of_range clamp.
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn cast_float_kernels_match_reference() {
     let mut r = Rng(2);
     let mut f32s: Vec<u64> = (0..40000).map(|_| r.next() & 0xffff_ffff).collect();
@@ -471,11 +476,16 @@ fn cast_float_kernels_match_reference() {
 /// format, every midpoint between neighbours and one float32 ulp either side (signed), the
 /// midpoint above the largest value, NaNs, infinities, subnormals and fixed-seed random bits;
 /// with and without out_of_range clamp. Other modes and float8_e8m0fnu have no kernel.
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn cast_f32_to_narrow_kernels_match_reference() {
     let mut r = Rng(5);
     let random: Vec<u64> = (0..6000).map(|_| r.next() & 0xffff_ffff).collect();
-    for to in crate::dtype::ALL.iter().copied().filter(|d| d.float().is_some_and(|f| f.bits <= 8)) {
+    for to in crate::dtype::ALL
+        .iter()
+        .copied()
+        .filter(|d| d.float().is_some_and(|f| f.bits <= 8))
+    {
         let f = to.float().unwrap();
         let mut vals: Vec<f64> = (0..(1u64 << f.bits))
             .map(|c| f.decode(c))
@@ -489,11 +499,24 @@ fn cast_f32_to_narrow_kernels_match_reference() {
         let mut inputs = random.clone();
         for w in vals.windows(2) {
             let m = ((w[0] + w[1]) / 2.0) as f32;
-            for x in [w[0] as f32, m, f32::from_bits(m.to_bits() + 1), f32::from_bits(m.to_bits() - 1)] {
+            for x in [
+                w[0] as f32,
+                m,
+                f32::from_bits(m.to_bits() + 1),
+                f32::from_bits(m.to_bits() - 1),
+            ] {
                 inputs.extend([x.to_bits() as u64, (-x).to_bits() as u64]);
             }
         }
-        inputs.extend([0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 0xffc0_0001, 0x8000_0000, 1, 0x8000_0001]);
+        inputs.extend([
+            0x7f80_0000,
+            0xff80_0000,
+            0x7fc0_0000,
+            0xffc0_0001,
+            0x8000_0000,
+            1,
+            0x8000_0001,
+        ]);
         for mode in MODES {
             for oor in ["", r#","out_of_range":"clamp""#] {
                 let base = format!(r#"{{"data_type":"{to}","rounding":"{mode}""#);
@@ -513,7 +536,8 @@ fn cast_f32_to_narrow_kernels_match_reference() {
 
 /// The bit tricks agree with the reference rounding for every float16 / bfloat16 code decoded
 /// and re-encoded, and with native widening.
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn half_bit_tricks_roundtrip_every_code() {
     for h in 0..=0xffffu16 {
         let x = f16_to_f32(h);
@@ -538,7 +562,8 @@ fn half_bit_tricks_roundtrip_every_code() {
 /// Integer scale_offset kernels: int16 / uint16 over every value for a grid of offsets and
 /// scales (proven and checked kernels, both conventions, encode and decode), the 32- and 64-bit
 /// types over fixed-seed random values and boundaries.
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn int_scale_offset_kernels_match_reference() {
     let mut r = Rng(3);
     let mut proven = 0;
@@ -638,7 +663,8 @@ fn int_scale_offset_kernels_match_reference() {
 }
 
 /// The bind-time proof: checks are dropped exactly when no value of the type can fail.
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn int_kernel_proofs() {
     use super::arith::Op::*;
     let k = |d, off, s, e, dd| IntKernel::select(d, off, s, e, dd).unwrap().proven();
@@ -663,7 +689,8 @@ fn check_chain(c: &ArrayChain, data: &[u8], enc: bool, what: &str) {
 
 /// Whole-chain lookup tables (one-byte sources): every byte, alone, all together, and the bytes
 /// that decode, repeated past the table's threshold; every narrow type.
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn chain_lookup_tables_match_reference() {
     let chains = [
         (
@@ -765,7 +792,8 @@ fn chain_lookup_tables_match_reference() {
 /// Tiled chains over buffers spanning several tiles and blocks (lengths not multiples of
 /// either), clean and with one failing element at various positions: same bytes or the same
 /// error (the element index is chunk-relative).
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn chain_tiles_match_reference() {
     let mut r = Rng(4);
     let so_u16 = r#"[{"name":"scale_offset","configuration":{"offset":200,"scale":100}},{"name":"cast_value","configuration":{"data_type":"uint16"}}]"#;
@@ -825,7 +853,8 @@ fn chain_tiles_match_reference() {
 }
 
 /// A NaN key matches every NaN, 0 matches -0 (numeric equality): the kernels' map agrees.
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn map_key_semantics() {
     let cv = cast_value(
         r#"{"data_type":"int8","scalar_map":{"encode":[[0.0,9],["NaN",-9]]}}"#,
