@@ -512,11 +512,24 @@ fn float_to_int<S: FloatLane, D: IntLane>(
     mode: RoundingMode,
     m: Option<(f64, u64)>,
 ) -> bool {
-    // No map: a NaN key that matches nothing (`knan` false).
-    let (k, knan, v) = match m {
-        None => (S::of(f64::NAN), false, D::default()),
-        Some((k, v)) => (S::of(k), k.is_nan(), D::from_bits(v)),
-    };
+    match m {
+        None => to_int::<S, D, false>(input, out, mode, (S::default(), false, D::default())),
+        Some((k, v)) => {
+            to_int::<S, D, true>(input, out, mode, (S::of(k), k.is_nan(), D::from_bits(v)))
+        }
+    }
+}
+
+/// Rounds a block (`round_into`, per mode), then range-checks and converts it; with `MAP`, the
+/// one scalar_map entry (key, key is NaN, value) replaces matching inputs (a loop of its own,
+/// so the common loop without a map has no key test).
+#[inline(always)]
+fn to_int<S: FloatLane, D: IntLane, const MAP: bool>(
+    input: &[u8],
+    out: &mut [u8],
+    mode: RoundingMode,
+    (k, knan, v): (S, bool, D),
+) -> bool {
     let (lo, end) = (S::of(D::MIN_F), S::of(D::END_F));
     let mut ok = true;
     let mut r = [S::default(); BLOCK];
@@ -533,7 +546,7 @@ fn float_to_int<S: FloatLane, D: IntLane>(
             let x = S::load(i);
             // Non-short-circuit `&` / `|`: branch-free, so the loop vectorises.
             #[allow(clippy::eq_op)]
-            let hit = (x == k) | (knan & (x != x));
+            let hit = MAP & ((x == k) | (knan & (x != x)));
             let in_range = (rv >= lo) & (rv < end);
             ok &= hit | in_range;
             let y = if hit { v } else { rv.to_int::<D>() };
