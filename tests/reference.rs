@@ -5,6 +5,8 @@
 //! may be any NaN code, since the spec does not require payloads), errors by their code.
 //!
 //! Fixed seeds and bounded case counts: the whole file takes a few seconds in a debug build.
+//! The same tests also run as WebAssembly in Node (`wasm-pack test --node`), against the wasm32
+//! build's kernels (simd128 included) that the npm package ships.
 //! `cargo test --test reference -- --nocapture` prints the number of checks per test.
 //!
 //! Inputs are drawn to hit the edges: ±0, the smallest and largest subnormals, the smallest
@@ -344,7 +346,8 @@ fn q_of_f64(x: f64) -> Q {
     Q::dyadic(x < 0.0, Big::from_u128(m as u128), e)
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn scale_offset_and_cf_scale_offset_match_the_exact_model() {
     let mut rng = Rng(0x5ca1_e0ff_5e70_0001);
     let mut checks = 0;
@@ -397,7 +400,8 @@ fn scale_offset_and_cf_scale_offset_match_the_exact_model() {
     finish("scale_offset + cf.scale_offset", checks, failures);
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn cast_value_matches_the_exact_model_for_every_pair_mode_and_out_of_range() {
     let mut rng = Rng(0xca57_0a1e_0000_0002);
     let mut checks = 0;
@@ -450,7 +454,8 @@ fn cast_value_matches_the_exact_model_for_every_pair_mode_and_out_of_range() {
 
 /// scalar_map first (first duplicate wins, a NaN key matches every NaN, 0 matches -0), then
 /// the cast: random maps over random values, plus keys taken from the input itself.
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn cast_value_scalar_map_matches_the_model() {
     let mut rng = Rng(0x5ca1_a12d_a700_0003);
     let mut checks = 0;
@@ -491,7 +496,8 @@ fn cast_value_scalar_map_matches_the_model() {
 
 /// scale_offset then cast_value (the spec's chain), encode and decode: the first codec runs over
 /// the whole buffer before the second, so the first error is the first codec's if it has one.
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn scale_offset_then_cast_value_chains_match_the_model() {
     let mut rng = Rng(0xc4a1_0000_0000_0004);
     let mut checks = 0;
@@ -635,7 +641,8 @@ fn parse_decimal(s: &str) -> Q {
 /// format (no double rounding through f64): exact values, exact ties between neighbours, and a
 /// tie nudged by one unit in the 40th significant decimal place either way, in plain and
 /// exponent notation.
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn decimal_scalars_round_half_to_even_from_the_text() {
     let mut rng = Rng(0xdec1_3a10_0000_0005);
     let mut checks = 0;
@@ -751,7 +758,8 @@ fn to_sci(s: &str) -> String {
 
 /// The model itself: its decoder against native f32/f64 and its rounding of every narrow code's
 /// value back to the same code (a self-check, so a failure above is the crate's, not the model's).
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn the_model_decodes_and_rounds_consistently() {
     let mut rng = Rng(0x5e1f_0000_0000_0006);
     for _ in 0..600 {
