@@ -37,8 +37,9 @@ pub fn decode_array(codecs: &str, data_type: &str, data: &[u8]) -> Result<Vec<u8
 /// The canonical name of the data type that `encodeArray` produces.
 #[wasm_bindgen(js_name = encodedDataType)]
 pub fn encoded_data_type(codecs: &str, data_type: &str) -> Result<String, JsValue> {
-    crate::encoded_data_type(codecs, data_type)
-        .map(|d| d.name().to_string())
+    // The bound chain is cached: decode/encode in JS ask for it before every call.
+    array_chain(codecs, data_type)
+        .map(|c| c.encoded_dtype().name().to_string())
         .map_err(to_js)
 }
 
