@@ -102,6 +102,17 @@ fn sample(d: &Dt, rng: &mut Rng) -> Raw {
     }
 }
 
+/// A uniformly random element of `d` (any code, any integer of the range).
+fn uniform(d: &Dt, rng: &mut Rng) -> Raw {
+    match d.kind {
+        Kind::Int(i) => {
+            let span = (i.max() - i.min()) as u128 + 1;
+            Raw::Int(i.min() + (rng.next() as u128 % span) as i128)
+        }
+        Kind::Float(f) => Raw::Code(rng.next() & f.mask()),
+    }
+}
+
 /// A random element of `d` within a few binades of |v| (random sign), or any sample when `v` is
 /// not a finite non-zero value.
 fn near(d: &Dt, v: &Val, rng: &mut Rng) -> Raw {
@@ -316,7 +327,10 @@ fn scalar(d: &Dt, rng: &mut Rng, nonzero: bool) -> Raw {
             (Kind::Int(i), 0) => Raw::Int((rng.below(7) as i128 - 3).clamp(i.min(), i.max())),
             (Kind::Float(f), 0) => {
                 // Small exact values: ±1, ±2, ±0.5, ±3, 10 (where the format has them).
-                let v = *rng.pick(&[1.0f64, 2.0, 0.5, 3.0, -1.0, -2.0, 0.25, 10.0, -0.5]);
+                let v = *rng.pick(&[
+                    1.0f64, 2.0, 0.5, 3.0, -1.0, -2.0, 0.25, 10.0, -0.5, 0.1, 0.01, 1e-4, 273.15,
+                    -0.1, 100.0, 0.3,
+                ]);
                 match round_float(&f, v < 0.0, &q_of_f64(v.abs()), Mode::NearestEven) {
                     Rounded::Code(c) => Raw::Code(c),
                     _ => sample(d, rng),
@@ -571,6 +585,247 @@ fn scale_offset_then_cast_value_chains_match_the_model() {
         checks += input.len();
     }
     finish("scale_offset + cast_value chains", checks, failures);
+}
+
+/// Long buffers (past the 1,024-element lookup-table threshold for one-byte sources, several
+/// 2,048-element tiles and 256-element blocks), so that the fast paths the package picks for
+/// whole chunks (lookup tables, tiled pipelines, the fused [scale_offset, cast_value] decode,
+/// SIMD loops) are compared with the model too: `n` elements the model accepts, then the same
+/// buffer with one failing element late in it (when the configuration has failing values),
+/// whose error code must come back.
+fn long_buffer(
+    what: &str,
+    from: &Dt,
+    to: &Dt,
+    run: impl Fn(&[Raw]) -> Result<Vec<u8>, zarr_scale_offset::Error>,
+    model: impl Fn(&Raw) -> Out,
+    rng: &mut Rng,
+    failures: &mut Vec<String>,
+) -> usize {
+    // 160 distinct values the model accepts (and one it rejects), spread over 2,100 to 2,600
+    // elements with a stride, so the model runs 160 times and the package over every tile.
+    let (mut vals, mut outs, mut bad) = (Vec::new(), Vec::new(), None);
+    for _ in 0..640 {
+        if vals.len() == 160 {
+            break;
+        }
+        // Half edge values, half uniform ones (edge values are mostly powers of two, on which
+        // many wrong formulas happen to agree).
+        let x = if rng.below(2) == 0 {
+            sample(from, rng)
+        } else {
+            uniform(from, rng)
+        };
+        match model(&x) {
+            Ok(o) => {
+                vals.push(x);
+                outs.push(Ok(o));
+            }
+            Err(e) => bad = bad.or(Some((x, e))),
+        }
+    }
+    if vals.is_empty() {
+        return 0;
+    }
+    let n = 2100 + rng.below(500) as usize;
+    let idx: Vec<usize> = (0..n)
+        .map(|i| (i * 7 + i / vals.len()) % vals.len())
+        .collect();
+    let good: Vec<Raw> = idx.iter().map(|&i| vals[i]).collect();
+    let want: Vec<Out> = idx.iter().map(|&i| outs[i]).collect();
+    if let Err(m) = compare(what, to, run(&good), &want, &good) {
+        failures.push(format!("{n} elements: {m}"));
+    }
+    let mut checks = n;
+    if let Some((b, e)) = bad {
+        let at = n * 3 / 4;
+        let (mut input, mut w) = (good, want);
+        input.insert(at, b);
+        w.insert(at, Err(e));
+        if let Err(m) = compare(what, to, run(&input), &w, &input) {
+            failures.push(format!(
+                "{} elements, failing one at {at}: {m}",
+                input.len()
+            ));
+        }
+        checks += input.len();
+    }
+    checks
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn long_buffers_take_the_fast_paths_and_match_the_model() {
+    let mut rng = Rng(0x10c6_b0ff_0000_0007);
+    let mut checks = 0;
+    let mut failures = Vec::new();
+    let ne = (Mode::NearestEven, "nearest-even");
+    // cast_value pairs the kernels cover (src/kernels/cast.rs), one-byte sources (lookup
+    // tables) and a few others, each with a rounding mode and out_of_range.
+    let pairs: [(&str, &str, (Mode, &str), Oor); 16] = [
+        ("float64", "float32", ne, Oor::None),
+        ("float32", "float64", ne, Oor::None),
+        ("float32", "float16", ne, Oor::Clamp),
+        ("float32", "bfloat16", ne, Oor::None),
+        ("float32", "float8_e4m3fnuz", ne, Oor::Clamp),
+        ("float32", "float6_e2m3fn", ne, Oor::Clamp),
+        ("float64", "int16", MODES[4], Oor::Clamp),
+        ("float32", "uint8", MODES[1], Oor::Wrap),
+        ("float64", "int32", MODES[3], Oor::None),
+        ("float32", "int8", MODES[2], Oor::Clamp),
+        ("int32", "float32", MODES[1], Oor::None),
+        ("int64", "float64", ne, Oor::None),
+        ("uint8", "float8_e5m2", MODES[3], Oor::Clamp),
+        ("int8", "int4", ne, Oor::Wrap),
+        ("uint16", "uint8", ne, Oor::Clamp),
+        ("float16", "float32", ne, Oor::None),
+    ];
+    for (from, to, (mode, mode_name), oor) in pairs {
+        let (from, to) = (dt(from), dt(to));
+        let oor_json = match oor {
+            Oor::None => String::new(),
+            Oor::Clamp => r#","out_of_range":"clamp""#.into(),
+            Oor::Wrap => r#","out_of_range":"wrap""#.into(),
+        };
+        let codec = format!(
+            r#"{{"name":"cast_value","configuration":{{"data_type":"{}","rounding":"{mode_name}"{oor_json}}}}}"#,
+            to.name
+        );
+        let run = |x: &[Raw]| encode(&codec, from.name, &bytes_of(&from, x)).map(|r| r.1);
+        let model = |x: &Raw| cast(&from, &to, x, mode, oor, &[]);
+        checks += long_buffer(
+            &format!("encode {codec} from {}", from.name),
+            &from,
+            &to,
+            run,
+            model,
+            &mut rng,
+            &mut failures,
+        );
+        let run = |x: &[Raw]| decode(&codec, from.name, &bytes_of(&to, x));
+        let model = |x: &Raw| cast(&to, &from, x, mode, oor, &[]);
+        checks += long_buffer(
+            &format!("decode {codec} to {}", from.name),
+            &to,
+            &from,
+            run,
+            model,
+            &mut rng,
+            &mut failures,
+        );
+    }
+    // scale_offset alone, and the packed-integer chains (the fused decode for int16/uint16,
+    // lookup tables for uint8), with and without a NaN <-> 0 scalar_map.
+    for d in [
+        "float32", "float64", "int16", "int32", "uint16", "int64", "float16", "uint8",
+    ] {
+        let d = dt(d);
+        for cf in [false, true] {
+            let name = if cf {
+                "cf.scale_offset"
+            } else {
+                "scale_offset"
+            };
+            let (offset, scale) = (scalar(&d, &mut rng, false), scalar(&d, &mut rng, true));
+            let codec = format!(
+                r#"{{"name":"{name}","configuration":{{"offset":{},"scale":{}}}}}"#,
+                d.json(&offset),
+                d.json(&scale)
+            );
+            let (ov, sv) = (d.value(&offset), d.value(&scale));
+            for enc in [true, false] {
+                let run = |x: &[Raw]| {
+                    if enc {
+                        encode(&codec, d.name, &bytes_of(&d, x)).map(|r| r.1)
+                    } else {
+                        decode(&codec, d.name, &bytes_of(&d, x))
+                    }
+                };
+                let model = |x: &Raw| scale_offset(&d, cf, &ov, &sv, enc, x);
+                checks += long_buffer(
+                    &format!("{name} {enc} {codec} on {}", d.name),
+                    &d,
+                    &d,
+                    run,
+                    model,
+                    &mut rng,
+                    &mut failures,
+                );
+            }
+        }
+    }
+    for d in ["float32", "float64"] {
+        for to in ["int16", "uint16", "uint8", "int8", "int32"] {
+            for (cf, map) in [(false, false), (true, true)] {
+                let (d, to) = (dt(d), dt(to));
+                let (offset, scale) = (scalar(&d, &mut rng, false), scalar(&d, &mut rng, true));
+                let sm = if map {
+                    r#","scalar_map":{"encode":[["NaN",0]],"decode":[[0,"NaN"]]}"#
+                } else {
+                    ""
+                };
+                let codecs = format!(
+                    r#"[{{"name":"{}","configuration":{{"offset":{},"scale":{}}}}},{{"name":"cast_value","configuration":{{"data_type":"{}","rounding":"nearest-even","out_of_range":"clamp"{sm}}}}}]"#,
+                    if cf {
+                        "cf.scale_offset"
+                    } else {
+                        "scale_offset"
+                    },
+                    d.json(&offset),
+                    d.json(&scale),
+                    to.name
+                );
+                let (ov, sv) = (d.value(&offset), d.value(&scale));
+                let nan = Val::Nan;
+                let zero = Raw::Int(0);
+                let enc_map = if map { vec![(nan, zero)] } else { vec![] };
+                let dec_map = if map {
+                    vec![(Val::Fin(false, Q::zero()), Raw::Code(nan_code_of(&d)))]
+                } else {
+                    vec![]
+                };
+                // Decode: stored integers -> cast -> scale_offset.
+                let run = |x: &[Raw]| decode(&codecs, d.name, &bytes_of(&to, x));
+                let model = |x: &Raw| {
+                    let c = cast(&to, &d, x, Mode::NearestEven, Oor::Clamp, &dec_map)?;
+                    scale_offset(&d, cf, &ov, &sv, false, &c)
+                };
+                checks += long_buffer(
+                    &format!("decode {codecs} to {}", d.name),
+                    &to,
+                    &d,
+                    run,
+                    model,
+                    &mut rng,
+                    &mut failures,
+                );
+                // Encode: floats -> scale_offset -> cast (errors of the first codec come first
+                // over the whole buffer, so only all-good buffers compare element by element).
+                let run = |x: &[Raw]| encode(&codecs, d.name, &bytes_of(&d, x)).map(|r| r.1);
+                let model = |x: &Raw| {
+                    let y = scale_offset(&d, cf, &ov, &sv, true, x)?;
+                    cast(&d, &to, &y, Mode::NearestEven, Oor::Clamp, &enc_map)
+                };
+                checks += long_buffer(
+                    &format!("encode {codecs} on {}", d.name),
+                    &d,
+                    &to,
+                    run,
+                    model,
+                    &mut rng,
+                    &mut failures,
+                );
+            }
+        }
+    }
+    finish("long buffers", checks, failures);
+}
+
+fn nan_code_of(d: &Dt) -> u64 {
+    match d.kind {
+        Kind::Float(f) => nan_code(&f),
+        Kind::Int(_) => unreachable!(),
+    }
 }
 
 /// The full decimal expansion of ±|q| for a dyadic q (finite: 2^-k = 5^k / 10^k).
