@@ -166,3 +166,25 @@ fn empty_array_shape_is_valid_whatever_the_order_of_its_dimensions() {
         assert_eq!(decode_chunk(&m, &[5]).unwrap(), vec![5], "shape {shape}");
     }
 }
+
+/// `Chain::encode_into` (public Rust API) with a big-endian `bytes` codec and an output of the
+/// wrong length panicked (`copy_from_slice` in src/chain.rs) where every other entry point,
+/// `ArrayChain::encode_into` included, returns `length_mismatch`.
+#[test]
+fn chain_encode_into_with_a_wrong_output_length_is_an_error_not_a_panic() {
+    let m = r#"{"zarr_format":3,"node_type":"array","shape":[4],"data_type":"int16","chunk_grid":{"name":"regular","configuration":{"chunk_shape":[4]}},"chunk_key_encoding":{"name":"default"},"fill_value":0,"codecs":[{"name":"bytes","configuration":{"endian":"big"}}]}"#;
+    let meta = zarr_scale_offset::chain::parse_array_meta_text(m).unwrap();
+    for len in [0usize, 7, 9, 16] {
+        let mut out = vec![0u8; len];
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            meta.chain.encode_into(&[0u8; 8], &mut out)
+        }));
+        let r = r.unwrap_or_else(|_| panic!("encode_into panicked for a {len}-byte output"));
+        assert_eq!(r.unwrap_err().code, ErrorCode::LengthMismatch, "{len}");
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            meta.chain.decode_into(&[0u8; 8], &mut out)
+        }));
+        let r = r.unwrap_or_else(|_| panic!("decode_into panicked for a {len}-byte output"));
+        assert_eq!(r.unwrap_err().code, ErrorCode::LengthMismatch, "{len}");
+    }
+}
