@@ -671,8 +671,18 @@ impl Chain {
         if self.bytes.is_identity() {
             return self.array.encode_into(data, out);
         }
-        let v = self.array.encode(data)?;
-        out.copy_from_slice(&self.bytes.encode(&v));
+        let v = self.bytes.encode(&self.array.encode(data)?);
+        if out.len() != v.len() {
+            return Err(Error::new(
+                ErrorCode::LengthMismatch,
+                format!(
+                    "the output has {} bytes; the encoded chunk has {}",
+                    out.len(),
+                    v.len()
+                ),
+            ));
+        }
+        out.copy_from_slice(&v);
         Ok(())
     }
     /// Decodes a chunk's stored bytes into `out` (in-memory data of the decoded type).
