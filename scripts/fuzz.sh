@@ -65,7 +65,7 @@ done
 wait
 
 status=0
-printf '\n%-16s %14s %10s %8s %s\n' target executions exec/s crashes result
+printf '\n%-24s %14s %10s %8s %s\n' target executions exec/s crashes result
 for t in $TARGETS; do
   log="$LOGS/$t.log"
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$')
@@ -77,7 +77,7 @@ for t in $TARGETS; do
     result="FAILED (exit $rc; log $log)"
     status=1
   fi
-  printf '%-16s %14s %10s %8s %s\n' "$t" "${execs:-?}" "${rate:-?}" "$crashes" "$result"
+  printf '%-24s %14s %10s %8s %s\n' "$t" "${execs:-?}" "${rate:-?}" "$crashes" "$result"
   grep -h 'Test unit written to' "$log" | sed 's/^/    /'
 done
 exit $status
