@@ -95,15 +95,7 @@ pub fn show(dtype: DataType, bits: u64) -> String {
 
 /// An f64 for messages (`as_f32`: print with f32 shortest digits).
 pub fn show_f64(x: f64, as_f32: bool) -> String {
-    if x.is_nan() {
-        "NaN".into()
-    } else if x.is_infinite() {
-        if x > 0.0 { "Infinity" } else { "-Infinity" }.into()
-    } else if as_f32 {
-        format!("{:?}", x as f32)
-    } else {
-        format!("{x:?}")
-    }
+    crate::json::scalar::shortest_text(x, as_f32)
 }
 
 /// Applies rounding outcome + out_of_range to a float target.

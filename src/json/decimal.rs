@@ -283,6 +283,62 @@ fn big_parts(d: &Decimal) -> (u128, i32, bool) {
     (q, e, rem_nonzero)
 }
 
+/// `m × 2^e` (with `m > 0`) rounded half-to-even to `n` significant decimal digits (`1 <= n <=
+/// 18`): `(digits, exp)` with `10^(n-1) <= digits < 10^n` and the rounded value `digits ×
+/// 10^exp`. Exact (bignum arithmetic, no tables, no floating point), for the shortest-decimal
+/// writer; `m × 2^e` may be any finite float64 magnitude.
+pub(crate) fn round_to_digits(m: u64, e: i32, n: u32) -> (u64, i64) {
+    debug_assert!(m > 0 && (1..=18).contains(&n));
+    let lo = 10u64.pow(n - 1);
+    let hi = lo * 10;
+    // log10(m × 2^e) >= bits - 1 + e times log10(2); 78913 / 2^18 is within 1e-8 of log10(2),
+    // and one less covers its error for negative exponents: `k` never exceeds the decimal
+    // exponent of the leading digit, and the loop below walks up to it.
+    let b2 = i64::from(64 - m.leading_zeros()) - 1 + i64::from(e);
+    let mut k = (b2 * 78913).div_euclid(1 << 18) - 1;
+    loop {
+        // N = m × 2^e / 10^s with s = k - (n - 1); num / den = 2N, so the quotient's low bit is
+        // the half and the remainder the sticky part.
+        let s = k - i64::from(n) + 1;
+        let mut num = Big(vec![m as u32, (m >> 32) as u32]);
+        num.trim();
+        let mut den = Big::from_u32(1);
+        let mut twos = i64::from(e) + 1 - s; // 2^(e+1) / 2^s
+        if s >= 0 {
+            den.mul_pow5(s as u64);
+        } else {
+            num.mul_pow5((-s) as u64);
+        }
+        if twos >= 0 {
+            num.shl(twos as u64);
+        } else {
+            twos = -twos;
+            den.shl(twos as u64);
+        }
+        if num.bits() > den.bits() + u64::from(QUOTIENT_BITS) - 1 {
+            // 2N might not fit the quotient: k is certainly too small.
+            k += 1;
+            continue;
+        }
+        let (q2, sticky) = num.div_small_quotient(&den);
+        let half = q2 & 1 == 1;
+        let mut q = q2 >> 1;
+        if half && (sticky || q & 1 == 1) {
+            q += 1;
+        }
+        if q >= u128::from(hi) {
+            // k was below the leading digit's exponent (or the value rounded up to 10^n).
+            if q == u128::from(hi) && (q2 >> 1) < u128::from(hi) {
+                return (lo, s + 1);
+            }
+            k += 1;
+            continue;
+        }
+        debug_assert!(q >= u128::from(lo));
+        return (q as u64, s);
+    }
+}
+
 /// A non-negative integer: little-endian 32-bit limbs, no high zero limbs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Big(Vec<u32>);

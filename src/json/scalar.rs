@@ -94,11 +94,7 @@ fn write_float(dtype: DataType, fmt: &FloatFormat, code: u64) -> String {
         }
         .to_string();
     }
-    match fmt.bits {
-        64 => format!("{:?}", f64::from_bits(code)),
-        32 => format!("{:?}", f32::from_bits(code as u32)),
-        _ => shortest(fmt, code).unwrap_or_else(|| hex_text(dtype, code)),
-    }
+    shortest(fmt, code).unwrap_or_else(|| hex_text(dtype, code))
 }
 
 /// The decimal `±m × 10^exp` in normal form.
@@ -120,32 +116,47 @@ fn decimal_of(neg: bool, m: u64, exp: i64) -> Decimal {
     }
 }
 
-/// The shortest decimal that rounds back to `code` (a finite code of a format of at most 16
-/// bits). For each digit count the nearest decimal is tried, then its neighbours one unit in the
-/// last place away (the rounding interval can be lopsided at a power of two).
+/// The shortest decimal that rounds back to `code` (a finite code of any float format, float64
+/// included): for each digit count the nearest decimal is tried, then its neighbours one unit in
+/// the last place away (the rounding interval can be lopsided at a power of two). Among the
+/// shortest, the nearest wins, as in Rust's `{:?}` (which this replaces: no float-formatting
+/// tables in the wasm module).
 fn shortest(fmt: &FloatFormat, code: u64) -> Option<String> {
     let v = fmt.decode(code);
     if v == 0.0 {
         return Some(if v.is_sign_negative() { "-0.0" } else { "0.0" }.to_string());
     }
     let neg = v < 0.0;
-    for p in 0..=17usize {
-        let s = format!("{:.*e}", p, v.abs());
-        let (mant, exp) = s.split_once('e')?;
-        let m: u64 = mant.replace('.', "").parse().ok()?;
-        let x: i64 = exp.parse().ok()?;
-        let mut cands = vec![m, m + 1];
-        if m > 0 {
-            cands.push(m - 1);
-        }
-        for c in cands.into_iter().filter(|&c| c != 0) {
-            let d = decimal_of(neg, c, x - p as i64);
-            if matches!(to_float(fmt, &d), Rounded::Value { code: got, .. } if got == code) {
-                return Some(format_decimal(&d));
+    let (_, m, e) = crate::num::decompose_f64(v.abs());
+    let m = u64::try_from(m).ok()?;
+    for n in 1..=17u32 {
+        let (d, x) = super::decimal::round_to_digits(m, e, n);
+        for c in [d, d + 1, d - 1] {
+            let dec = decimal_of(neg, c, x);
+            if matches!(to_float(fmt, &dec), Rounded::Value { code: got, .. } if got == code) {
+                return Some(format_decimal(&dec));
             }
         }
     }
     None
+}
+
+/// A finite or special f64 as the shortest decimal that reads back to it (`as_f32`: to the same
+/// float32), in the style of Rust's `{:?}` ("1.0", "1e-7", "1.5e300"); "NaN", "Infinity",
+/// "-Infinity". For messages.
+pub(crate) fn shortest_text(x: f64, as_f32: bool) -> String {
+    if x.is_nan() {
+        return "NaN".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "Infinity" } else { "-Infinity" }.into();
+    }
+    let (fmt, code) = if as_f32 {
+        (&crate::num::F32, u64::from((x as f32).to_bits()))
+    } else {
+        (&crate::num::F64, x.to_bits())
+    };
+    shortest(fmt, code).unwrap_or_else(|| format!("0x{code:x}"))
 }
 
 /// JSON number text of a non-zero decimal: positional for 1e-4 <= |x| < 1e16 (integral values
@@ -331,8 +342,8 @@ impl Cx<'_> {
                 Ok(fmt.inf_code() | if neg { fmt.sign_bit() } else { 0 })
             }
             Rounded::Overflow { .. } => Err(self.err(format_args!(
-                "{shown} is out of range for {dt} (largest finite magnitude {:?}; {dt} has no infinities)",
-                fmt.max_finite()
+                "{shown} is out of range for {dt} (largest finite magnitude {}; {dt} has no infinities)",
+                shortest_text(fmt.max_finite(), false)
             ))),
             Rounded::Underflow => Err(self.err(if d.digits.is_empty() {
                 format!("{shown} is not representable in {dt}: it has no zero")
@@ -340,8 +351,8 @@ impl Cx<'_> {
                 format!("{shown} is not representable in {dt}: it has no negative values")
             } else {
                 format!(
-                    "{shown} is below the smallest {dt} value ({:?})",
-                    fmt.decode(fmt.min_positive_code())
+                    "{shown} is below the smallest {dt} value ({})",
+                    shortest_text(fmt.decode(fmt.min_positive_code()), false)
                 )
             })),
         }
@@ -532,6 +543,106 @@ mod tests {
         fn range(&mut self, lo: i64, hi: i64) -> i64 {
             lo + self.below((hi - lo + 1) as u64) as i64
         }
+    }
+
+    /// Our table-free shortest writer agrees with Rust's `{:?}` (Grisu/Dragon) on float64 and
+    /// float32: random bit patterns, every power of two, the extremes, subnormals, and values
+    /// with few digits.
+    #[test]
+    fn shortest_text_matches_rust_debug() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut f64s: Vec<f64> = (0..40_000).map(|_| f64::from_bits(rng.next())).collect();
+        let mut f32s: Vec<f32> = (0..40_000)
+            .map(|_| f32::from_bits(rng.next() as u32))
+            .collect();
+        for e in -1074..=1023 {
+            f64s.push(2f64.powi(e));
+        }
+        for e in -149..=127 {
+            f32s.push(2f32.powi(e));
+        }
+        f64s.extend([
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            5e-324,
+            1e16,
+            1e15,
+            1e-4,
+            9.999e-5,
+            0.1,
+            0.3,
+        ]);
+        f64s.extend([
+            123456789012345680.0,
+            1e23,
+            9007199254740993.0,
+            -0.0,
+            0.0,
+            65504.0,
+        ]);
+        f32s.extend([
+            f32::MAX,
+            f32::MIN_POSITIVE,
+            1e-45,
+            16777217.0,
+            0.1,
+            3.4e38,
+            1e-7,
+        ]);
+        for i in 0..2000 {
+            let x = (rng.below(2_000_001) as f64 - 1e6) * 10f64.powi(rng.range(-30, 30) as i32);
+            f64s.push(x);
+            f32s.push(x as f32);
+            f64s.push(f64::from(i) / 7.0);
+        }
+        // Where two shortest decimals are equally near (an exact tie), Rust rounds the last
+        // digit up; we take the even one, as JavaScript's Number#toString and Python's repr do.
+        fn agree(ours: &str, rust: &str, back: impl Fn(&str) -> bool) -> bool {
+            if ours == rust {
+                return true;
+            }
+            let (o, oe) = ours.split_once('e').unwrap_or((ours, ""));
+            let (r, re) = rust.split_once('e').unwrap_or((rust, ""));
+            let (o, r) = (o.as_bytes(), r.as_bytes());
+            let last_digit = |t: &[u8]| t.iter().rposition(|c| c.is_ascii_digit() && *c != b'0');
+            o.len() == r.len()
+                && oe == re
+                && back(ours)
+                && last_digit(o).zip(last_digit(r)).is_some_and(|(i, j)| {
+                    i == j && o[..i] == r[..i] && o[i] % 2 == 0 && r[i] == o[i] + 1
+                })
+        }
+        let (mut n, mut ties) = (0, 0);
+        for x in f64s.into_iter().filter(|x| x.is_finite()) {
+            let (ours, rust) = (shortest_text(x, false), format!("{x:?}"));
+            let back = |t: &str| t.parse::<f64>().unwrap().to_bits() == x.to_bits();
+            assert!(
+                agree(&ours, &rust, back),
+                "{:#x}: {ours} vs {rust}",
+                x.to_bits()
+            );
+            ties += usize::from(ours != rust);
+            n += 1;
+        }
+        for x in f32s.into_iter().filter(|x| x.is_finite()) {
+            let (ours, rust) = (shortest_text(f64::from(x), true), format!("{x:?}"));
+            let back = |t: &str| t.parse::<f32>().unwrap().to_bits() == x.to_bits();
+            assert!(
+                agree(&ours, &rust, back),
+                "{:#x}: {ours} vs {rust}",
+                x.to_bits()
+            );
+            ties += usize::from(ours != rust);
+            n += 1;
+        }
+        assert!(n > 80_000, "{n}");
+        assert!(ties < n / 100, "{ties} ties of {n}");
+        assert_eq!(
+            shortest_text(f64::from_bits(0x4317_9085_685d_83c9), false),
+            "1658206780088562.2"
+        );
+        assert_eq!(shortest_text(f64::NAN, false), "NaN");
+        assert_eq!(shortest_text(f64::NEG_INFINITY, true), "-Infinity");
     }
 
     // ---------------------------------------------------------------- integers

@@ -6,7 +6,7 @@ mod format;
 mod int;
 mod round;
 
-pub use format::{FloatFormat, NanKind, FORMATS};
+pub use format::{FloatFormat, NanKind, F32, F64, FORMATS};
 pub use int::IntFormat;
 pub use round::{decompose_f64, round_to_float, round_to_int, IntRounded, Rounded};
 
