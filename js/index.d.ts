@@ -193,7 +193,11 @@ export type ErrorCode =
   | 'length_mismatch'
   | 'invalid_data'
   | 'read_only'
-  | 'not_ready';
+  | 'not_ready'
+  /** `ready()`: the runtime has no `DecompressionStream` (needed to unpack the module). */
+  | 'unsupported_runtime'
+  /** A bug in this package (please report it). */
+  | 'internal';
 
 /** Every error this package throws is an `Error` with a string `code`. */
 export interface ZarrScaleOffsetError extends Error {

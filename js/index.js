@@ -5,7 +5,7 @@
 // into typed arrays. Every codec rule lives in the Rust core (src/).
 //
 // `npm run build` copies this file to dist/index.js, next to the wasm-bindgen glue
-// (dist/zarr_scale_offset.js) and the module with the .wasm inlined as base64
+// (dist/zarr_scale_offset.js) and the module with the .wasm inlined (DEFLATE, base64)
 // (dist/zarr_scale_offset_wasm.js). Nothing needs to be fetched or configured at run time.
 
 import initWasm, * as wasm from './zarr_scale_offset.js';
@@ -20,7 +20,9 @@ let initPromise = null;
  */
 export function ready() {
   if (initPromise === null) {
-    initPromise = initWasm({ module_or_path: wasmBytes() }).then(
+    initPromise = wasmBytes()
+      .then((bytes) => initWasm({ module_or_path: bytes }))
+      .then(
       () => {
         initialised = true;
       },

@@ -37,7 +37,7 @@ export async function wasmSizes(root = ROOT) {
   let bytes;
   for (let i = 0; i < 5; i++) {
     const t = performance.now();
-    bytes = wasmBytes();
+    bytes = await wasmBytes();
     decodeMs = Math.min(decodeMs, performance.now() - t);
   }
   const t = performance.now();
