@@ -51,7 +51,7 @@ export function measureAll(fns, { samples = 9, minMs = 12, warmMs = 40 } = {}) {
 
 // zarrita 0.7.5's codec classes, imported from the package files (its entry point only exports
 // the registry, which needs @zarrita/storage in a browser; the codec modules are self-contained).
-async function loadZarrita() {
+export async function loadZarrita() {
   const base = new URL('../node_modules/zarrita/dist/src/codecs/', import.meta.url);
   const [so, cv, by] = await Promise.all(
     ['scale_offset.js', 'cast_value.js', 'bytes.js'].map((f) => import(new URL(f, base).href)),
@@ -62,7 +62,7 @@ async function loadZarrita() {
 // Builds zarrita's decode of a whole chunk the way its codec pipeline does (fromConfig with the
 // metadata passed forward through getEncodedMeta; bytes, then the array->array codecs reversed),
 // but called synchronously so that only codec work is timed.
-function zarritaDecoder(Z, meta) {
+export function zarritaDecoder(Z, meta) {
   let cur = { dataType: meta.data_type, shape: meta.shape, codecs: meta.codecs, fillValue: null };
   const arrayCodecs = [];
   let bytes;

@@ -76,6 +76,17 @@ function toJson(value) {
 }
 
 function toJsonUnchecked(value) {
+  // Fast path: JSON.stringify writes the same text for everything but BigInt (which it rejects
+  // with a TypeError, as it does a cycle): the writer below then handles both. Skipped when a
+  // BigInt.prototype.toJSON exists (JSON.stringify would call it; we write the digits).
+  if (BigInt.prototype.toJSON === undefined) {
+    try {
+      const text = JSON.stringify(value);
+      if (text !== undefined) return text;
+    } catch (e) {
+      if (!(e instanceof TypeError)) throw e;
+    }
+  }
   const out = [];
   const seen = new Set();
   const write = (v, inArray) => {
@@ -297,6 +308,48 @@ function storedBytesIn(fn, bytes) {
   throw codedError('invalid_data', `${fn}(): expected the stored chunk bytes as a Uint8Array or an ArrayBuffer, got ${describe(bytes)}`);
 }
 
+// A new typed array of `kind` and `n` elements that the caller owns (its own ArrayBuffer), for
+// wasm to overwrite entirely. In Node it comes from Buffer.allocUnsafeSlow: not pooled, and not
+// zeroed first (zeroing a 16 MB output cost about as much as decoding into it); every byte is
+// written before it is returned, and it is dropped on an error. Elsewhere `new Ctor(n)`.
+const allocUnsafeSlow =
+  typeof globalThis.process?.versions?.node === 'string' && typeof globalThis.Buffer?.allocUnsafeSlow === 'function'
+    ? globalThis.Buffer.allocUnsafeSlow
+    : null;
+
+function freshArray(kind, n) {
+  const Ctor = CONSTRUCTORS[kind];
+  if (allocUnsafeSlow !== null && n > 0) {
+    const byteLength = n * Ctor.BYTES_PER_ELEMENT;
+    const b = allocUnsafeSlow(byteLength);
+    if (b.byteOffset === 0 && b.buffer.byteLength === byteLength) return new Ctor(b.buffer, 0, n);
+  }
+  return new Ctor(n);
+}
+
+// The bytes of a typed array.
+function bytesOf(a) {
+  return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+}
+
+// Per zarr.json text (most recent last, at most 16, like the bound chains in wasm): its data type
+// name, typed-array kind, elements per chunk and bytes per stored element, so that a chunk call
+// passes the text to wasm once.
+const CHUNK_INFO_SIZE = 16;
+const chunkInfoCache = new Map();
+
+function chunkInfo(m) {
+  let info = chunkInfoCache.get(m);
+  if (info === undefined) {
+    const name = wasm.arrayDataType(m);
+    const layout = wasm.chunkLayout(m);
+    info = { name, kind: kindOf(name), n: layout[0], decodedSize: layout[1], storedSize: layout[2] };
+    if (chunkInfoCache.size >= CHUNK_INFO_SIZE) chunkInfoCache.delete(chunkInfoCache.keys().next().value);
+    chunkInfoCache.set(m, info);
+  }
+  return info;
+}
+
 // Wraps the bytes returned by wasm (a fresh Uint8Array) as a typed array of `kind`, copying into
 // a new, aligned ArrayBuffer unless the bytes already own a whole buffer.
 function typedOut(bytes, kind) {
@@ -339,8 +392,11 @@ export function decode(codecs, dataType, data) {
   const c = codecsText(codecs);
   const [name, dt] = dataTypeArgs(dataType);
   const inName = wasm.encodedDataType(c, dt);
-  const input = bytesIn('decode', data, kindOf(inName), inName);
-  return typedOut(wasm.decodeArrayJs(c, dt, input), kindOf(name));
+  const inKind = kindOf(inName);
+  const input = bytesIn('decode', data, inKind, inName);
+  const out = freshArray(kindOf(name), Math.floor(input.byteLength / CONSTRUCTORS[inKind].BYTES_PER_ELEMENT));
+  wasm.decodeArrayInto(c, dt, input, bytesOf(out));
+  return out;
 }
 
 /**
@@ -379,18 +435,26 @@ export function encodedDataType(codecs, dataType) {
 export function encodeChunk(arrayMetadata, data) {
   ensureReady('encodeChunk');
   const m = metadataText(arrayMetadata);
-  const name = wasm.arrayDataType(m);
-  const input = bytesIn('encodeChunk', data, kindOf(name), name);
-  return wasm.encodeChunkJs(m, input);
+  const info = chunkInfo(m);
+  const input = bytesIn('encodeChunk', data, info.kind, info.name);
+  // A wrong length: let wasm report it (before allocating for what the metadata claims).
+  if (input.byteLength !== info.n * info.decodedSize) return wasm.encodeChunkJs(m, input);
+  const out = freshArray('Uint8Array', info.n * info.storedSize);
+  wasm.encodeChunkInto(m, input, out);
+  return out;
 }
 
 /** Decodes one whole stored chunk of a Zarr v3 array to a typed array of the array's data type. */
 export function decodeChunk(arrayMetadata, bytes) {
   ensureReady('decodeChunk');
   const m = metadataText(arrayMetadata);
-  const name = wasm.arrayDataType(m);
+  const info = chunkInfo(m);
   const input = storedBytesIn('decodeChunk', bytes);
-  return typedOut(wasm.decodeChunkJs(m, input), kindOf(name));
+  // A wrong length: let wasm report it (before allocating for what the metadata claims).
+  if (input.byteLength !== info.n * info.storedSize) return typedOut(wasm.decodeChunkJs(m, input), info.kind);
+  const out = freshArray(info.kind, info.n);
+  wasm.decodeChunkInto(m, input, bytesOf(out));
+  return out;
 }
 
 /**
@@ -401,9 +465,9 @@ export function decodeChunk(arrayMetadata, bytes) {
 export function decodeChunkInto(arrayMetadata, bytes, out) {
   ensureReady('decodeChunkInto');
   const m = metadataText(arrayMetadata);
-  const name = wasm.arrayDataType(m);
+  const info = chunkInfo(m);
   const input = storedBytesIn('decodeChunkInto', bytes);
-  const target = bytesIn('decodeChunkInto', out, kindOf(name), name);
+  const target = bytesIn('decodeChunkInto', out, info.kind, info.name);
   wasm.decodeChunkInto(m, unaliased(input, target), target);
   return out;
 }

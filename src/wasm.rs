@@ -123,8 +123,12 @@ fn stream(
 ) -> CrateResult<()> {
     let n = data.length() as usize / in_size;
     if data.length() as usize % in_size != 0 {
-        // Not whole elements: the whole-buffer run reports it.
-        return f(&data.to_vec(), &mut vec![0u8; n * out_size]);
+        // Not whole elements: the whole-buffer run reports it. (Should it ever succeed, `out` is
+        // still written in full: the JS entry may hand wasm an output that was not zeroed.)
+        let mut all = vec![0u8; n * out_size];
+        f(&data.to_vec(), &mut all)?;
+        out.copy_from(&all);
+        return Ok(());
     }
     let tile = IO_TILE.min(n.max(1));
     // Input and output tiles 2 KiB apart modulo 4 KiB (see `Scratch`).
@@ -229,25 +233,68 @@ pub fn decode_chunk_into(
         .map_err(to_js)
 }
 
+fn chunk_encode(
+    metadata: &str,
+    data: &Uint8Array,
+    out: Option<&Uint8Array>,
+) -> CrateResult<Uint8Array> {
+    let m = chunk_meta(metadata)?;
+    let (dec, enc) = (m.dtype, m.chain.encoded_dtype());
+    crate::check_chunk_len(
+        "the decoded chunk",
+        data.length() as usize,
+        m.chunk_len,
+        dec,
+    )?;
+    let out = match out {
+        Some(o) => {
+            check_out(o, m.chunk_len, enc)?;
+            o.clone()
+        }
+        None => Uint8Array::new_with_length((m.chunk_len * enc.size()) as u32),
+    };
+    stream(data, dec.size(), &out, enc.size(), &|i, o| {
+        m.chain.encode_into(i, o)
+    })?;
+    Ok(out)
+}
+
 /// Like `encodeChunk`, from a JS `Uint8Array` to a new JS `Uint8Array`.
 #[wasm_bindgen(js_name = encodeChunkJs)]
 pub fn encode_chunk_js(metadata: &str, data: &Uint8Array) -> Result<Uint8Array, JsValue> {
-    let run = || -> CrateResult<Uint8Array> {
-        let m = chunk_meta(metadata)?;
-        let (dec, enc) = (m.dtype, m.chain.encoded_dtype());
-        crate::check_chunk_len(
-            "the decoded chunk",
-            data.length() as usize,
-            m.chunk_len,
-            dec,
-        )?;
-        let out = Uint8Array::new_with_length((m.chunk_len * enc.size()) as u32);
-        stream(data, dec.size(), &out, enc.size(), &|i, o| {
-            m.chain.encode_into(i, o)
-        })?;
-        Ok(out)
-    };
-    run().map_err(to_js)
+    chunk_encode(metadata, data, None).map_err(to_js)
+}
+
+/// Encodes a chunk into `out`, a `Uint8Array` of exactly the stored chunk's length (the chunk's
+/// number of elements times the size of the type the `bytes` codec receives; see `chunkLayout`).
+/// Every byte of `out` is written when this returns without an error.
+#[wasm_bindgen(js_name = encodeChunkInto)]
+pub fn encode_chunk_into(
+    metadata: &str,
+    data: &Uint8Array,
+    out: &Uint8Array,
+) -> Result<(), JsValue> {
+    chunk_encode(metadata, data, Some(out))
+        .map(|_| ())
+        .map_err(to_js)
+}
+
+/// `[elements per chunk, bytes per decoded element, bytes per stored element]` of a zarr.json
+/// array document (JSON text), so that the JS entry can allocate a chunk's output itself.
+#[wasm_bindgen(js_name = chunkLayout)]
+pub fn chunk_layout(metadata: &str) -> Result<Vec<u32>, JsValue> {
+    let m = chunk_meta(metadata).map_err(to_js)?;
+    let n = u32::try_from(m.chunk_len).map_err(|_| {
+        to_js(Error::new(
+            ErrorCode::LengthMismatch,
+            format!("a chunk of {} elements is too large", m.chunk_len),
+        ))
+    })?;
+    Ok(vec![
+        n,
+        m.dtype.size() as u32,
+        m.chain.encoded_dtype().size() as u32,
+    ])
 }
 
 /// Like `decodeArray`, from a JS `Uint8Array` to a new JS `Uint8Array`.
