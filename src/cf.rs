@@ -112,11 +112,6 @@ fn fill_values(attrs: &Json, original: DataType, packed: DataType) -> Result<Vec
                     continue;
                 }
             }
-            if let Json::Number(t) = x {
-                if t.parse::<f64>().is_ok_and(f64::is_nan) {
-                    continue;
-                }
-            }
             let bits = match (parse_scalar(packed, x, &ip), original.int(), packed.int()) {
                 (Ok(s), _, _) => s.bits,
                 (Err(e), Some(_), Some(to)) if original != packed => {

@@ -10,6 +10,7 @@ use crate::codec::scale_offset::Convention;
 use crate::codec::{known_codec, scalar, Bytes, CastValue, CodecKind, ScaleOffset};
 use crate::dtype::DataType;
 use crate::error::{Error, ErrorCode, Report, Result};
+use crate::json::Quoted;
 use crate::json::{parse, pointer_index, pointer_push, Json};
 use crate::kernels::fused::FusedDecode;
 use crate::kernels::{pipeline, Lut8, Stage};
@@ -54,14 +55,14 @@ pub fn parse_entry<'a>(
                     )),
                     _ => report.error(Error::metadata(
                         &pointer_push(pointer, k),
-                        format!("unknown codec key {k:?}"),
+                        format!("unknown codec key {}", Quoted(k)),
                     )),
                 }
             }
             for k in v.duplicate_keys() {
                 report.error(Error::metadata(
                     &pointer_push(pointer, k),
-                    format!("duplicate key {k:?}"),
+                    format!("duplicate key {}", Quoted(k)),
                 ));
             }
             let name = match v.get("name") {
@@ -190,10 +191,11 @@ fn entry_pointer(base: &str, index: usize) -> String {
 fn unsupported(pointer: &str, name: &str) -> Error {
     let what = match known_codec(name) {
         Some((kind, _)) => format!(
-            "the {} codec {name:?} is not implemented by zarr-scale-offset",
-            kind.as_str()
+            "the {} codec {} is not implemented by zarr-scale-offset",
+            kind.as_str(),
+            Quoted(name)
         ),
-        None => format!("unknown codec {name:?}"),
+        None => format!("unknown codec {}", Quoted(name)),
     };
     Error::at(ErrorCode::UnsupportedCodec, pointer, what)
 }
@@ -209,8 +211,8 @@ fn skip_unknown(e: &Entry, pointer: &str, report: &mut Report) -> bool {
             pointer,
             "ignored_codec",
             format!(
-                "unknown codec {:?} has must_understand: false, so it is ignored",
-                e.name
+                "unknown codec {} has must_understand: false, so it is ignored",
+                Quoted(&e.name)
             ),
         );
         return true;
@@ -604,8 +606,8 @@ impl Chain {
                 (Some(CodecKind::ArrayToArray), true) => report.error(Error::metadata(
                     &p,
                     format!(
-                        "the array->array codec {:?} must come before the array->bytes codec",
-                        e.name
+                        "the array->array codec {} must come before the array->bytes codec",
+                        Quoted(&e.name)
                     ),
                 )),
                 (Some(CodecKind::ArrayToBytes), false) => bytes_entry = Some(e),
@@ -616,8 +618,8 @@ impl Chain {
                 (Some(CodecKind::BytesToBytes), false) => report.error(Error::metadata(
                     &p,
                     format!(
-                        "the bytes->bytes codec {:?} must come after the array->bytes codec",
-                        e.name
+                        "the bytes->bytes codec {} must come after the array->bytes codec",
+                        Quoted(&e.name)
                     ),
                 )),
                 (Some(CodecKind::BytesToBytes), true) => bytes_to_bytes.push((p, e)),
@@ -810,19 +812,22 @@ pub fn parse_array_meta(doc: &Json, report: &mut Report) -> Option<ArrayMeta> {
             report.warn(
                 &p,
                 "ignored_field",
-                format!("unknown field {k:?} has must_understand: false, so it is ignored"),
+                format!(
+                    "unknown field {} has must_understand: false, so it is ignored",
+                    Quoted(k)
+                ),
             );
         } else {
             report.error(Error::metadata(
                 &p,
-                format!("unknown field {k:?}; readers must fail unless it is an object with \"must_understand\": false"),
+                format!("unknown field {}; readers must fail unless it is an object with \"must_understand\": false", Quoted(k)),
             ));
         }
     }
     for k in doc.duplicate_keys() {
         report.error(Error::metadata(
             &pointer_push("", k),
-            format!("duplicate key {k:?}"),
+            format!("duplicate key {}", Quoted(k)),
         ));
     }
     match doc.get("zarr_format") {
@@ -1024,8 +1029,8 @@ fn bind_array_codecs(
             Some((kind, _)) => report.error(Error::metadata(
                 &p,
                 format!(
-                    "encode/decode take array->array codecs only; {:?} is {} (use encodeChunk/decodeChunk)",
-                    e.name,
+                    "encode/decode take array->array codecs only; {} is {} (use encodeChunk/decodeChunk)",
+                    Quoted(&e.name),
                     kind.as_str()
                 ),
             )),

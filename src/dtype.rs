@@ -155,7 +155,10 @@ impl DataType {
             Error::at(
                 ErrorCode::UnsupportedDataType,
                 pointer,
-                format!("data type {name:?} is not one of the 26 numeric types this codec family supports"),
+                format!(
+                    "data type {} is not one of the 26 numeric types this codec family supports",
+                    crate::json::Quoted(name)
+                ),
             )
         })
     }

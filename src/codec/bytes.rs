@@ -3,6 +3,7 @@
 
 use crate::dtype::DataType;
 use crate::error::{Error, Report};
+use crate::json::Quoted;
 use crate::json::{pointer_push, Json};
 
 /// A `bytes` codec bound to the data type it receives.
@@ -47,7 +48,8 @@ impl Bytes {
                             _ => report.error(Error::metadata(
                                 &p,
                                 format!(
-                                    "unknown configuration key {k:?}; bytes takes only \"endian\""
+                                    "unknown configuration key {}; bytes takes only \"endian\"",
+                                    Quoted(k)
                                 ),
                             )),
                         }

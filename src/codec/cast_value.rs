@@ -5,6 +5,7 @@ use crate::codec::cast::{cast_bits, same_value, show, value, Num, OutOfRange};
 use crate::codec::scalar;
 use crate::dtype::DataType;
 use crate::error::{Error, Report, Result};
+use crate::json::Quoted;
 use crate::json::{pointer_index, pointer_push, Json};
 use crate::kernels::cast::CastKernel;
 use crate::kernels::run_blocks;
@@ -43,13 +44,13 @@ pub fn parse_data_type(v: &Json, pointer: &str) -> Result<DataType> {
                     "configuration" => {
                         return Err(Error::metadata(
                             &pointer_push(pointer, k),
-                            format!("data type {name:?} takes no configuration"),
+                            format!("data type {} takes no configuration", Quoted(name)),
                         ))
                     }
                     _ => {
                         return Err(Error::metadata(
                             &pointer_push(pointer, k),
-                            format!("unknown key {k:?}"),
+                            format!("unknown key {}", Quoted(k)),
                         ))
                     }
                 }
@@ -150,14 +151,14 @@ impl CastValue {
             ) {
                 report.error(Error::metadata(
                     &pointer_push(&cfg_ptr, k),
-                    format!("unknown configuration key {k:?}; cast_value takes data_type, rounding, out_of_range and scalar_map"),
+                    format!("unknown configuration key {}; cast_value takes data_type, rounding, out_of_range and scalar_map", Quoted(k)),
                 ));
             }
         }
         for k in cfg.duplicate_keys() {
             report.error(Error::metadata(
                 &pointer_push(&cfg_ptr, k),
-                format!("duplicate key {k:?}"),
+                format!("duplicate key {}", Quoted(k)),
             ));
         }
         let to = match cfg.get("data_type") {
@@ -227,7 +228,8 @@ impl CastValue {
                             _ => report.error(Error::metadata(
                                 &p,
                                 format!(
-                                    "unknown scalar_map key {k:?}; use \"encode\" and \"decode\""
+                                    "unknown scalar_map key {}; use \"encode\" and \"decode\"",
+                                    Quoted(k)
                                 ),
                             )),
                         }

@@ -8,6 +8,7 @@ use crate::codec::cast::{show, show_f64};
 use crate::codec::scalar;
 use crate::dtype::{DataType, Kind};
 use crate::error::{Error, ErrorCode, Report, Result};
+use crate::json::Quoted;
 use crate::json::{pointer_push, Json};
 use crate::kernels::arith::{float_decode, float_encode, IntKernel, Op};
 use crate::kernels::cast::FloatT;
@@ -112,7 +113,8 @@ impl ScaleOffset {
                                 report.error(Error::metadata(
                                     &p,
                                     format!(
-                                        "unknown configuration key {k:?}; {} takes only \"offset\" and \"scale\"",
+                                        "unknown configuration key {}; {} takes only \"offset\" and \"scale\"",
+                                        Quoted(k),
                                         conv.name()
                                     ),
                                 ));
@@ -120,7 +122,8 @@ impl ScaleOffset {
                             }
                         };
                         if *slot.0 {
-                            report.error(Error::metadata(&p, format!("duplicate key {k:?}")));
+                            report
+                                .error(Error::metadata(&p, format!("duplicate key {}", Quoted(k))));
                             continue;
                         }
                         *slot.0 = true;

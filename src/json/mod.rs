@@ -216,6 +216,16 @@ impl Json {
     }
 }
 
+/// Shows a string as its JSON text (in `format!` arguments; in place of `{:?}`, whose escaping
+/// would pull Unicode tables into the wasm module).
+pub struct Quoted<'a>(pub &'a str);
+
+impl std::fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&quote(self.0))
+    }
+}
+
 /// A JSON string literal (with quotes) for `s`: escapes `"`, `\` and the control characters.
 pub fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
