@@ -253,7 +253,9 @@ impl DataType {
         let n = self.size();
         let mut b = [0u8; 8];
         if let Some(src) = buf.get(i * n..i * n + n) {
-            b[..n].copy_from_slice(src);
+            for (d, s) in b.iter_mut().zip(src) {
+                *d = *s;
+            }
         }
         let raw = u64::from_le_bytes(b);
         match self.kind() {
@@ -272,7 +274,9 @@ impl DataType {
             Kind::Float(f) => bits & f.mask(),
         };
         if let Some(dst) = buf.get_mut(i * n..i * n + n) {
-            dst.copy_from_slice(&v.to_le_bytes()[..n]);
+            for (d, s) in dst.iter_mut().zip(v.to_le_bytes()) {
+                *d = s;
+            }
         }
     }
 }

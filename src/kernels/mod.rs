@@ -45,15 +45,17 @@ pub const BLOCK: usize = 256;
 pub trait Elem: Copy + PartialEq + 'static {
     /// Bytes per element.
     const SIZE: usize;
-    /// Reads one element from exactly `SIZE` bytes.
+    /// Reads one element from exactly `SIZE` bytes (any other length reads as zero; every
+    /// caller passes `chunks_exact(SIZE)` pieces, so the length test folds away).
     fn load(b: &[u8]) -> Self;
-    /// Writes one element into exactly `SIZE` bytes.
+    /// Writes one element into exactly `SIZE` bytes (any other length is left unwritten).
     fn store(self, b: &mut [u8]);
     /// The element whose little-endian bytes are the low `SIZE` bytes of `bits` (raw bits as
     /// `DataType::write_bits` takes them).
     #[inline(always)]
     fn from_bits(bits: u64) -> Self {
-        Self::load(&bits.to_le_bytes()[..Self::SIZE])
+        // SIZE <= 8 for every element type, so the prefix exists.
+        Self::load(bits.to_le_bytes().get(..Self::SIZE).unwrap_or_default())
     }
 }
 
@@ -63,13 +65,16 @@ macro_rules! elem {
             const SIZE: usize = std::mem::size_of::<$t>();
             #[inline(always)]
             fn load(b: &[u8]) -> Self {
-                let mut a = [0u8; std::mem::size_of::<$t>()];
-                a.copy_from_slice(b);
-                <$t>::from_le_bytes(a)
+                match <[u8; std::mem::size_of::<$t>()]>::try_from(b) {
+                    Ok(a) => <$t>::from_le_bytes(a),
+                    Err(_) => <$t>::from_le_bytes([0; std::mem::size_of::<$t>()]),
+                }
             }
             #[inline(always)]
             fn store(self, b: &mut [u8]) {
-                b.copy_from_slice(&self.to_le_bytes());
+                if let Ok(a) = <&mut [u8; std::mem::size_of::<$t>()]>::try_from(b) {
+                    *a = self.to_le_bytes();
+                }
             }
         }
     )*};
@@ -118,8 +123,9 @@ pub fn run_blocks(
     fast: impl Fn(&[u8], &mut [u8]) -> bool,
     mut slow: impl FnMut(usize, &[u8], &mut [u8]) -> Result<()>,
 ) -> Result<()> {
-    let blocks_in = input.chunks(BLOCK * in_size);
-    let blocks_out = out.chunks_mut(BLOCK * out_size);
+    // `max(1)`: `chunks(0)` panics; element sizes are at least 1 anyway.
+    let blocks_in = input.chunks(BLOCK * in_size.max(1));
+    let blocks_out = out.chunks_mut(BLOCK * out_size.max(1));
     for (b, (i, o)) in blocks_in.zip(blocks_out).enumerate() {
         if !fast(i, o) {
             slow(b * BLOCK, i, o)?;
@@ -150,6 +156,9 @@ impl Scratch {
 
     /// The buffer.
     pub fn get(&mut self) -> &mut [u8] {
-        &mut self.buf[self.start..self.start + self.len]
+        // `start < 4096` and the allocation is `len + 4096` bytes, so the range always exists.
+        self.buf
+            .get_mut(self.start..self.start + self.len)
+            .unwrap_or_default()
     }
 }
