@@ -253,8 +253,9 @@ impl DataType {
         let n = self.size();
         let mut b = [0u8; 8];
         if let Some(src) = buf.get(i * n..i * n + n) {
-            for (d, s) in b.iter_mut().zip(src) {
-                *d = *s;
+            if let Some(d) = b.get_mut(..n) {
+                // PROOF: `copy_from_slice` panics only on unequal lengths; both are `n` here.
+                d.copy_from_slice(src);
             }
         }
         let raw = u64::from_le_bytes(b);
@@ -274,8 +275,9 @@ impl DataType {
             Kind::Float(f) => bits & f.mask(),
         };
         if let Some(dst) = buf.get_mut(i * n..i * n + n) {
-            for (d, s) in dst.iter_mut().zip(v.to_le_bytes()) {
-                *d = s;
+            if let Some(s) = v.to_le_bytes().get(..n) {
+                // PROOF: `copy_from_slice` panics only on unequal lengths; both are `n` here.
+                dst.copy_from_slice(s);
             }
         }
     }
