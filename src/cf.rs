@@ -245,7 +245,7 @@ pub fn from_cf(attrs: &Json, packed: DataType, attribute_dtype: Option<DataType>
         ("data_type".to_string(), Json::String(packed.name().into())),
         ("rounding".to_string(), Json::String("nearest-even".into())),
     ];
-    if !fills.is_empty() {
+    if let Some(&first_fill) = fills.first() {
         if t.float().is_none() {
             return Err(Error::metadata(
                 "/_FillValue",
@@ -253,7 +253,7 @@ pub fn from_cf(attrs: &Json, packed: DataType, attribute_dtype: Option<DataType>
             ));
         }
         let nan = || Json::String("NaN".into());
-        let encode = vec![Json::Array(vec![nan(), fill_json(fills[0])])];
+        let encode = vec![Json::Array(vec![nan(), fill_json(first_fill)])];
         let decode = fills
             .iter()
             .map(|&f| Json::Array(vec![fill_json(f), nan()]))

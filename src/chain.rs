@@ -14,6 +14,7 @@ use crate::json::Quoted;
 use crate::json::{parse, pointer_index, pointer_push, Json};
 use crate::kernels::fused::FusedDecode;
 use crate::kernels::{pipeline, Lut8, Stage};
+use crate::{byte_len, copy_exact};
 use std::sync::OnceLock;
 
 /// One parsed entry of a codecs list.
@@ -212,7 +213,7 @@ fn skip_unknown(e: &Entry, pointer: &str, report: &mut Report) -> bool {
             "ignored_codec",
             format!(
                 "unknown codec {} has must_understand: false, so it is ignored",
-                Quoted(&e.name)
+                Quoted(e.name)
             ),
         );
         return true;
@@ -340,14 +341,14 @@ impl ArrayChain {
 
     /// Encodes in-memory data of the decoded type.
     pub fn encode(&self, data: &[u8]) -> Result<Vec<u8>> {
-        let mut out = vec![0u8; data.len() / self.decoded.size() * self.encoded.size()];
+        let mut out = vec![0u8; byte_len(data.len() / self.decoded.size(), self.encoded.size())?];
         self.encode_into(data, &mut out)?;
         Ok(out)
     }
 
     /// Decodes in-memory data of the encoded type.
     pub fn decode(&self, data: &[u8]) -> Result<Vec<u8>> {
-        let mut out = vec![0u8; data.len() / self.encoded.size() * self.decoded.size()];
+        let mut out = vec![0u8; byte_len(data.len() / self.encoded.size(), self.decoded.size())?];
         self.decode_into(data, &mut out)?;
         Ok(out)
     }
@@ -399,13 +400,13 @@ impl ArrayChain {
         };
         check_in_memory(src, data)?;
         let n = data.len() / src.size();
-        if out.len() != n * dst.size() {
+        let want = byte_len(n, dst.size())?;
+        if out.len() != want {
             return Err(Error::new(
                 ErrorCode::LengthMismatch,
                 format!(
-                    "the output has {} bytes; {n} {dst} elements need {}",
+                    "the output has {} bytes; {n} {dst} elements need {want}",
                     out.len(),
-                    n * dst.size()
                 ),
             ));
         }
@@ -453,8 +454,7 @@ impl ArrayChain {
         } else {
             self.decode_reference(data)?
         };
-        out.copy_from_slice(&v);
-        Ok(())
+        copy_exact(out, &v, "the result")
     }
 
     /// The whole-chain lookup table when the source of this direction has one byte per element
@@ -468,23 +468,24 @@ impl ArrayChain {
         if src.size() != 1 || n < LUT_MIN_ELEMENTS || self.codecs.is_empty() {
             return None;
         }
-        self.luts[usize::from(!enc)]
-            .get_or_init(|| {
-                Some(Lut8::build(dst.size(), |byte| {
-                    let mut bits = src.read_bits(&[byte], 0);
-                    if enc {
-                        for (_, c, _) in &self.codecs {
-                            bits = c.value(true, bits)?;
-                        }
-                    } else {
-                        for (_, c, _) in self.codecs.iter().rev() {
-                            bits = c.value(false, bits)?;
-                        }
+        let [enc_lut, dec_lut] = &self.luts;
+        let lut = if enc { enc_lut } else { dec_lut };
+        lut.get_or_init(|| {
+            Some(Lut8::build(dst.size(), |byte| {
+                let mut bits = src.read_bits(&[byte], 0);
+                if enc {
+                    for (_, c, _) in &self.codecs {
+                        bits = c.value(true, bits)?;
                     }
-                    Some(bits)
-                }))
-            })
-            .as_ref()
+                } else {
+                    for (_, c, _) in self.codecs.iter().rev() {
+                        bits = c.value(false, bits)?;
+                    }
+                }
+                Some(bits)
+            }))
+        })
+        .as_ref()
     }
 
     /// The reference encode: codec by codec over the whole chunk.
@@ -493,7 +494,7 @@ impl ArrayChain {
         let mut cur = data.to_vec();
         for (p, c, input) in &self.codecs {
             let out_t = c.encoded_dtype();
-            let mut out = vec![0u8; n * out_t.size()];
+            let mut out = vec![0u8; byte_len(n, out_t.size())?];
             c.encode(&cur, &mut out)
                 .map_err(|e| e.context(format!("{p} ({} encode, {input} -> {out_t})", c.name())))?;
             cur = out;
@@ -506,7 +507,7 @@ impl ArrayChain {
         let n = data.len() / self.encoded.size();
         let mut cur = data.to_vec();
         for (p, c, input) in self.codecs.iter().rev() {
-            let mut out = vec![0u8; n * input.size()];
+            let mut out = vec![0u8; byte_len(n, input.size())?];
             c.decode(&cur, &mut out).map_err(|e| {
                 e.context(format!(
                     "{p} ({} decode, {} -> {input})",
@@ -607,7 +608,7 @@ impl Chain {
                     &p,
                     format!(
                         "the array->array codec {} must come before the array->bytes codec",
-                        Quoted(&e.name)
+                        Quoted(e.name)
                     ),
                 )),
                 (Some(CodecKind::ArrayToBytes), false) => bytes_entry = Some(e),
@@ -619,7 +620,7 @@ impl Chain {
                     &p,
                     format!(
                         "the bytes->bytes codec {} must come after the array->bytes codec",
-                        Quoted(&e.name)
+                        Quoted(e.name)
                     ),
                 )),
                 (Some(CodecKind::BytesToBytes), true) => bytes_to_bytes.push((p, e)),
@@ -684,8 +685,7 @@ impl Chain {
                 ),
             ));
         }
-        out.copy_from_slice(&v);
-        Ok(())
+        copy_exact(out, &v, "the encoded chunk")
     }
     /// Decodes a chunk's stored bytes into `out` (in-memory data of the decoded type).
     pub fn decode_into(&self, bytes: &[u8], out: &mut [u8]) -> Result<()> {
@@ -1030,7 +1030,7 @@ fn bind_array_codecs(
                 &p,
                 format!(
                     "encode/decode take array->array codecs only; {} is {} (use encodeChunk/decodeChunk)",
-                    Quoted(&e.name),
+                    Quoted(e.name),
                     kind.as_str()
                 ),
             )),

@@ -256,7 +256,10 @@ impl DataType {
         let n = self.size();
         let mut b = [0u8; 8];
         if let Some(src) = buf.get(i * n..i * n + n) {
-            b[..n].copy_from_slice(src);
+            if let Some(d) = b.get_mut(..n) {
+                // PROOF: `copy_from_slice` panics only on unequal lengths; both are `n` here.
+                d.copy_from_slice(src);
+            }
         }
         let raw = u64::from_le_bytes(b);
         match self.kind() {
@@ -275,7 +278,10 @@ impl DataType {
             Kind::Float(f) => bits & f.mask(),
         };
         if let Some(dst) = buf.get_mut(i * n..i * n + n) {
-            dst.copy_from_slice(&v.to_le_bytes()[..n]);
+            if let Some(s) = v.to_le_bytes().get(..n) {
+                // PROOF: `copy_from_slice` panics only on unequal lengths; both are `n` here.
+                dst.copy_from_slice(s);
+            }
         }
     }
 }

@@ -63,6 +63,11 @@ pub fn decode_chunk(metadata: &str, data: &[u8]) -> Result<Vec<u8>, JsValue> {
 /// Bound chains kept per kind of key (most recently used first).
 const CACHE_SIZE: usize = 16;
 
+/// The longest key text (bytes of metadata text, or of codecs plus data type) whose bound chain
+/// is cached. Longer texts are bound on every call and never kept, so the keys held in wasm
+/// memory stay below `CACHE_SIZE` x 64 KiB = 1 MiB per cache, whatever the callers send.
+pub const CACHE_MAX_KEY_BYTES: usize = 64 * 1024;
+
 /// Bound values by key, most recently used first.
 type Cache<K, V> = RefCell<Vec<(K, Rc<V>)>>;
 
@@ -71,17 +76,24 @@ thread_local! {
     static ARRAY_CACHE: Cache<(String, String), ArrayChain> = const { RefCell::new(Vec::new()) };
 }
 
+/// The bound value for `key` (`key_bytes` long): from the cache (compared by the full key
+/// text, so a hit is always the same text), else `make()`, kept only when the key is at most
+/// [`CACHE_MAX_KEY_BYTES`] long.
 fn cached<K: PartialEq, V>(
     cache: &'static std::thread::LocalKey<Cache<K, V>>,
-    key: K,
+    key_bytes: usize,
+    key: impl FnOnce() -> K,
     make: impl FnOnce() -> CrateResult<V>,
 ) -> CrateResult<Rc<V>> {
+    if key_bytes > CACHE_MAX_KEY_BYTES {
+        return Ok(Rc::new(make()?));
+    }
+    let key = key();
     if let Some(v) = cache.with_borrow_mut(|c| {
         let i = c.iter().position(|(k, _)| *k == key)?;
-        let e = c.remove(i);
-        let v = e.1.clone();
-        c.insert(0, e);
-        Some(v)
+        // Move entry `i` to the front.
+        c.get_mut(..=i)?.rotate_right(1);
+        c.first().map(|e| e.1.clone())
     }) {
         return Ok(v);
     }
@@ -93,16 +105,34 @@ fn cached<K: PartialEq, V>(
     Ok(v)
 }
 
+/// The number of bound chains cached and the bytes of their key texts (for tests of the bound).
+#[doc(hidden)]
+pub fn cache_usage() -> (usize, usize) {
+    let chunk =
+        CHUNK_CACHE.with_borrow(|c| (c.len(), c.iter().map(|(k, _)| k.len()).sum::<usize>()));
+    let array = ARRAY_CACHE.with_borrow(|c| {
+        (
+            c.len(),
+            c.iter().map(|((a, b), _)| a.len() + b.len()).sum::<usize>(),
+        )
+    });
+    (chunk.0 + array.0, chunk.1 + array.1)
+}
+
 fn chunk_meta(metadata: &str) -> CrateResult<Rc<ArrayMeta>> {
-    cached(&CHUNK_CACHE, metadata.to_string(), || {
-        crate::chain::parse_array_meta_text(metadata)
-    })
+    cached(
+        &CHUNK_CACHE,
+        metadata.len(),
+        || metadata.to_string(),
+        || crate::chain::parse_array_meta_text(metadata),
+    )
 }
 
 fn array_chain(codecs: &str, data_type: &str) -> CrateResult<Rc<ArrayChain>> {
     cached(
         &ARRAY_CACHE,
-        (codecs.to_string(), data_type.to_string()),
+        codecs.len().saturating_add(data_type.len()),
+        || (codecs.to_string(), data_type.to_string()),
         || crate::chain::parse_array_codecs(codecs, crate::chain::parse_data_type_arg(data_type)?),
     )
 }
@@ -121,15 +151,17 @@ fn stream(
     out_size: usize,
     f: crate::kernels::StageRun,
 ) -> CrateResult<()> {
+    // Element sizes are 1, 2, 4 or 8; `max(1)` keeps the division total anyway.
+    let (in_size, out_size) = (in_size.max(1), out_size.max(1));
     let n = data.length() as usize / in_size;
     if data.length() as usize % in_size != 0 {
         // Not whole elements: the whole-buffer run reports it. (Should it ever succeed, `out` is
         // still written in full: the JS entry may hand wasm an output that was not zeroed.)
-        let mut all = vec![0u8; n * out_size];
+        let mut all = vec![0u8; crate::byte_len(n, out_size)?];
         f(&data.to_vec(), &mut all)?;
-        out.copy_from(&all);
-        return Ok(());
+        return js_write(out, 0, &all);
     }
+    check_out_len(out, crate::byte_len(n, out_size)?)?;
     let tile = IO_TILE.min(n.max(1));
     // Input and output tiles 2 KiB apart modulo 4 KiB (see `Scratch`).
     let mut si = crate::kernels::Scratch::new(tile * in_size, 0);
@@ -138,26 +170,77 @@ fn stream(
     let mut start = 0;
     while start < n {
         let len = tile.min(n - start);
-        let i = &mut ib[..len * in_size];
-        let (a, b) = (start * in_size, (start + len) * in_size);
-        data.subarray(a as u32, b as u32).copy_to(i);
-        let o = &mut ob[..len * out_size];
+        let (Some(i), Some(o)) = (ib.get_mut(..len * in_size), ob.get_mut(..len * out_size)) else {
+            return Err(Error::new(
+                ErrorCode::LengthMismatch,
+                "a tile does not fit its scratch buffer",
+            ));
+        };
+        js_read(data, start * in_size, i)?;
         if f(i, o).is_err() {
             let whole = data.to_vec();
-            let mut all = vec![0u8; n * out_size];
+            let mut all = vec![0u8; crate::byte_len(n, out_size)?];
             f(&whole, &mut all)?;
-            out.copy_from(&all);
-            return Ok(());
+            return js_write(out, 0, &all);
         }
-        let (a, b) = (start * out_size, (start + len) * out_size);
-        out.subarray(a as u32, b as u32).copy_from(o);
+        js_write(out, start * out_size, o)?;
         start += len;
     }
     Ok(())
 }
 
+/// The JS byte range `at..at + len` of `a` (a length mismatch error when it does not exist:
+/// js-sys's `copy_to` / `copy_from` would panic on it).
+fn js_range(a: &Uint8Array, at: usize, len: usize) -> CrateResult<Uint8Array> {
+    let end = at.checked_add(len);
+    match (u32::try_from(at), end.map(u32::try_from)) {
+        (Ok(s), Some(Ok(e))) if e <= a.length() => Ok(a.subarray(s, e)),
+        _ => Err(Error::new(
+            ErrorCode::LengthMismatch,
+            format!(
+                "bytes {at}..{at}+{len} are outside a buffer of {} bytes",
+                a.length()
+            ),
+        )),
+    }
+}
+
+/// Copies JS bytes `src[at..at + dst.len()]` into `dst`.
+fn js_read(src: &Uint8Array, at: usize, dst: &mut [u8]) -> CrateResult<()> {
+    js_range(src, at, dst.len())?.copy_to(dst);
+    Ok(())
+}
+
+/// Copies `src` into the JS bytes `dst[at..at + src.len()]`.
+fn js_write(dst: &Uint8Array, at: usize, src: &[u8]) -> CrateResult<()> {
+    js_range(dst, at, src.len())?.copy_from(src);
+    Ok(())
+}
+
+/// A new zeroed JS byte array for `n` elements of `size` bytes.
+fn new_js_bytes(n: usize, size: usize) -> CrateResult<Uint8Array> {
+    let len = crate::byte_len(n, size)?;
+    let len = u32::try_from(len).map_err(|_| {
+        Error::new(
+            ErrorCode::LengthMismatch,
+            format!("{len} bytes do not fit in a JS typed array of this build"),
+        )
+    })?;
+    Ok(Uint8Array::new_with_length(len))
+}
+
+fn check_out_len(out: &Uint8Array, want: usize) -> CrateResult<()> {
+    if out.length() as usize != want {
+        return Err(Error::new(
+            ErrorCode::LengthMismatch,
+            format!("the output has {} bytes; {want} are needed", out.length()),
+        ));
+    }
+    Ok(())
+}
+
 fn check_out(out: &Uint8Array, n: usize, dtype: crate::DataType) -> CrateResult<()> {
-    let want = n * dtype.size();
+    let want = crate::byte_len(n, dtype.size())?;
     if out.length() as usize != want {
         return Err(Error::new(
             ErrorCode::LengthMismatch,
@@ -183,7 +266,7 @@ fn chunk_decode(
             check_out(o, m.chunk_len, dec)?;
             o.clone()
         }
-        None => Uint8Array::new_with_length((m.chunk_len * dec.size()) as u32),
+        None => new_js_bytes(m.chunk_len, dec.size())?,
     };
     stream(data, enc.size(), &out, dec.size(), &|i, o| {
         m.chain.decode_into(i, o)
@@ -205,7 +288,7 @@ fn array_decode(
             check_out(o, n, dec)?;
             o.clone()
         }
-        None => Uint8Array::new_with_length((n * dec.size()) as u32),
+        None => new_js_bytes(n, dec.size())?,
     };
     stream(data, enc.size(), &out, dec.size(), &|i, o| {
         c.decode_into(i, o)
@@ -251,7 +334,7 @@ fn chunk_encode(
             check_out(o, m.chunk_len, enc)?;
             o.clone()
         }
-        None => Uint8Array::new_with_length((m.chunk_len * enc.size()) as u32),
+        None => new_js_bytes(m.chunk_len, enc.size())?,
     };
     stream(data, dec.size(), &out, enc.size(), &|i, o| {
         m.chain.encode_into(i, o)
@@ -332,7 +415,7 @@ pub fn encode_array_js(
         let c = array_chain(codecs, data_type)?;
         let (dec, enc) = (c.decoded_dtype(), c.encoded_dtype());
         let n = data.length() as usize / dec.size();
-        let out = Uint8Array::new_with_length((n * enc.size()) as u32);
+        let out = new_js_bytes(n, enc.size())?;
         stream(data, dec.size(), &out, enc.size(), &|i, o| {
             c.encode_into(i, o)
         })?;

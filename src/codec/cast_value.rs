@@ -337,7 +337,8 @@ impl CastValue {
 
     /// The kernel selected at bind time; the reference (`each`) for the blocks it declines.
     fn run(&self, enc: bool, input: &[u8], out: &mut [u8]) -> Result<()> {
-        let k = &self.kernels[if enc { 0 } else { 1 }];
+        let [enc_k, dec_k] = &self.kernels;
+        let k = if enc { enc_k } else { dec_k };
         if !k.is_some() {
             return self.each(enc, 0, input, out);
         }

@@ -423,7 +423,8 @@ fn int_scale(
     match op {
         Op::Mul => int_step(fmt, v.checked_mul(scale), what),
         Op::Div => {
-            if v % scale != 0 {
+            // `checked_rem`: None for a zero scale (rejected when binding) and never a panic.
+            if v.checked_rem(scale) != Some(0) {
                 return Err(Fail(
                     ErrorCode::NotRepresentable,
                     format!("{what} = {v} / {scale} is not an integer, so it is not representable in {}", dtype_name(fmt)),

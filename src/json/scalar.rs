@@ -175,15 +175,18 @@ fn format_decimal(d: &Decimal) -> String {
     if (-4..16).contains(&sci) {
         if sci >= 0 {
             let int_len = (sci + 1) as usize;
-            if ds.len() > int_len {
-                let (i, f) = ds.split_at(int_len);
-                out.push_str(i);
-                out.push('.');
-                out.push_str(f);
-            } else {
-                out.push_str(&ds);
-                out.push_str(&"0".repeat(int_len - ds.len()));
-                out.push_str(".0");
+            // `ds` is ASCII digits: every index up to its length is a char boundary.
+            match ds.split_at_checked(int_len) {
+                Some((i, f)) if !f.is_empty() => {
+                    out.push_str(i);
+                    out.push('.');
+                    out.push_str(f);
+                }
+                _ => {
+                    out.push_str(&ds);
+                    out.push_str(&"0".repeat(int_len.saturating_sub(ds.len())));
+                    out.push_str(".0");
+                }
             }
         } else {
             out.push_str("0.");
@@ -191,7 +194,8 @@ fn format_decimal(d: &Decimal) -> String {
             out.push_str(&ds);
         }
     } else {
-        let (first, rest) = ds.split_at(1);
+        // Non-empty ASCII digits (checked above): the split after the first digit exists.
+        let (first, rest) = ds.split_at_checked(1).unwrap_or((&ds, ""));
         out.push_str(first);
         if !rest.is_empty() {
             out.push('.');

@@ -90,6 +90,11 @@ impl IntKernel {
         enc_op: Op,
         dec_op: Op,
     ) -> Option<IntKernel> {
+        // Never a kernel for a zero scale (binding rejects it): the divisions below stay
+        // non-zero.
+        if scale == 0 {
+            return None;
+        }
         let ty = match dtype {
             DataType::Int16 => IntTy::I16,
             DataType::UInt16 => IntTy::U16,

@@ -20,10 +20,19 @@ pub struct FloatArith {
     pub scale: f64,
 }
 
+/// The stored and decoded element types of a fused decode (every pair `select` admits).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Types {
+    I16F32,
+    U16F32,
+    I16F64,
+    U16F64,
+}
+
 /// A fused `[scale_offset, cast_value]` decode.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FusedDecode {
-    src: IntT,
+    types: Types,
     arith: FloatArith,
     map: Option<(i64, u64)>,
 }
@@ -34,10 +43,15 @@ impl FusedDecode {
     pub fn select(arith: Option<FloatArith>, cast: &CastKernel) -> Option<FusedDecode> {
         let arith = arith?;
         match *cast {
-            CastKernel::IntToFloat { src, dst, map }
-                if dst == arith.ty && matches!(src, IntT::I16 | IntT::U16) =>
-            {
-                Some(FusedDecode { src, arith, map })
+            CastKernel::IntToFloat { src, dst, map } if dst == arith.ty => {
+                let types = match (src, dst) {
+                    (IntT::I16, FloatT::F32) => Types::I16F32,
+                    (IntT::U16, FloatT::F32) => Types::U16F32,
+                    (IntT::I16, FloatT::F64) => Types::I16F64,
+                    (IntT::U16, FloatT::F64) => Types::U16F64,
+                    _ => return None,
+                };
+                Some(FusedDecode { types, arith, map })
             }
             _ => None,
         }
@@ -46,12 +60,11 @@ impl FusedDecode {
     /// Decodes `input` (stored integers) into `out` (floats). Never declines.
     pub fn run(&self, input: &[u8], out: &mut [u8]) {
         let a = self.arith;
-        match (self.src, a.ty) {
-            (IntT::I16, FloatT::F32) => fused::<i16, f32>(input, out, a, self.map),
-            (IntT::U16, FloatT::F32) => fused::<u16, f32>(input, out, a, self.map),
-            (IntT::I16, FloatT::F64) => fused::<i16, f64>(input, out, a, self.map),
-            (IntT::U16, FloatT::F64) => fused::<u16, f64>(input, out, a, self.map),
-            _ => unreachable!("select admits int16 and uint16 only"),
+        match self.types {
+            Types::I16F32 => fused::<i16, f32>(input, out, a, self.map),
+            Types::U16F32 => fused::<u16, f32>(input, out, a, self.map),
+            Types::I16F64 => fused::<i16, f64>(input, out, a, self.map),
+            Types::U16F64 => fused::<u16, f64>(input, out, a, self.map),
         }
     }
 }

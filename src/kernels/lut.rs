@@ -20,15 +20,24 @@ pub struct Lut8 {
     declined: Option<Box<[bool; 256]>>,
 }
 
+/// The entry of a 256-entry table for an input byte.
+#[inline(always)]
+// PROOF: a `u8` is at most 255, and the table has 256 entries, so the index is in range (and
+// LLVM drops the bounds check for the same reason).
+#[allow(clippy::indexing_slicing)]
+fn entry<T>(t: &[T; 256], b: u8) -> &T {
+    &t[usize::from(b)]
+}
+
 fn fill<D: Elem + Default>(
     f: &mut impl FnMut(u8) -> Option<u64>,
     bad: &mut [bool; 256],
 ) -> Box<[D; 256]> {
     let mut t = Box::new([D::default(); 256]);
-    for (b, slot) in t.iter_mut().enumerate() {
-        match f(b as u8) {
+    for ((slot, is_bad), b) in t.iter_mut().zip(bad.iter_mut()).zip(0..=u8::MAX) {
+        match f(b) {
             Some(bits) => *slot = D::from_bits(bits),
-            None => bad[b] = true,
+            None => *is_bad = true,
         }
     }
     t
@@ -42,12 +51,12 @@ fn lookup<D: Elem>(
     declined: Option<&[bool; 256]>,
 ) -> bool {
     if let Some(bad) = declined {
-        if input.iter().any(|&b| bad[b as usize]) {
+        if input.iter().any(|&b| *entry(bad, b)) {
             return false;
         }
     }
     for (o, &b) in out.chunks_exact_mut(D::SIZE).zip(input) {
-        t[b as usize].store(o);
+        entry(t, b).store(o);
     }
     true
 }

@@ -350,6 +350,36 @@ pub fn memory_stays_bounded() {
     );
 }
 
+/// A metadata text longer than `CACHE_MAX_KEY_BYTES` is bound on every call and never kept by
+/// the bound-chain cache (which holds at most 16 keys of at most 64 KiB per kind).
+pub fn big_metadata_is_not_cached() {
+    let stored = js_sys::Uint8Array::from(&f32s(&[2.0, 4.0, 6.0, 8.0])[..]);
+    let small = meta("[4]", "[4]", "");
+    w::decode_chunk_js(&small, &stored).expect("small");
+    let before = w::cache_usage();
+    for i in 0..20 {
+        let pad = "x".repeat(w::CACHE_MAX_KEY_BYTES);
+        let big = meta(
+            "[4]",
+            "[4]",
+            &format!(r#","attributes":{{"i":{i},"s":"{pad}"}}"#),
+        );
+        let out = w::decode_chunk_js(&big, &stored).expect("decode");
+        assert_eq!(out.to_vec(), f32s(&[1.0, 2.0, 3.0, 4.0]));
+        assert_eq!(w::array_data_type(&big).expect("data type"), "float32");
+    }
+    assert_eq!(w::cache_usage(), before, "a key over the bound was cached");
+    assert!(before.1 <= 2 * 16 * w::CACHE_MAX_KEY_BYTES);
+    // Small keys are still cached (and a hit returns the right chain).
+    let other = meta("[2]", "[2]", "");
+    let two = js_sys::Uint8Array::from(&f32s(&[2.0, 4.0])[..]);
+    for _ in 0..2 {
+        let out = w::decode_chunk_js(&other, &two).expect("decode");
+        assert_eq!(out.to_vec(), f32s(&[1.0, 2.0]));
+    }
+    assert!(w::cache_usage().1 <= 2 * 16 * w::CACHE_MAX_KEY_BYTES);
+}
+
 /// Expands to one `#[wasm_bindgen_test]` per case.
 macro_rules! hostile_tests {
     () => {
@@ -376,6 +406,10 @@ macro_rules! hostile_tests {
         #[wasm_bindgen_test::wasm_bindgen_test]
         fn memory_stays_bounded() {
             hostile::memory_stays_bounded()
+        }
+        #[wasm_bindgen_test::wasm_bindgen_test]
+        fn big_metadata_is_not_cached() {
+            hostile::big_metadata_is_not_cached()
         }
     };
 }

@@ -264,6 +264,23 @@ test('10 MB of valid metadata decodes', () => {
   assert.deepEqual(Array.from(got), [1, 2, 3, 4]);
 });
 
+test('metadata texts over 64 KiB are not kept by the bound-chain cache (wasm memory stays bounded)', () => {
+  // Before the bound, the 16-entry cache kept every text: 16 x 2 MiB of keys alive for good.
+  const m = { zarr_format: 3, node_type: 'array', shape: [4], data_type: 'float32',
+    chunk_grid: { name: 'regular', configuration: { chunk_shape: [4] } }, chunk_key_encoding: { name: 'default' },
+    fill_value: 0, codecs: [{ name: 'scale_offset', configuration: { scale: 2 } }, { name: 'bytes', configuration: { endian: 'little' } }] };
+  const pad = 'x'.repeat(2 * 2 ** 20);
+  const text = (i) => JSON.stringify({ ...m, attributes: { i, s: pad } });
+  const stored = new Uint8Array(new Float32Array([2, 4, 6, 8]).buffer);
+  for (let i = 0; i < 2; i++) z.decodeChunk(text(i), stored);
+  const before = memoryBytes();
+  for (let i = 2; i < 26; i++) {
+    assert.deepEqual(Array.from(z.decodeChunk(text(i), stored)), [1, 2, 3, 4]);
+  }
+  const grown = memoryBytes() - before;
+  assert.ok(grown <= 8 * 2 ** 20, `wasm memory grew by ${grown} B over 24 distinct 2 MiB metadata texts`);
+});
+
 test('decoding 10,000 chunks keeps wasm memory within 2x of its size after the first 100', () => {
   const m = { zarr_format: 3, node_type: 'array', shape: [4096], data_type: 'float32',
     chunk_grid: { name: 'regular', configuration: { chunk_shape: [4096] } }, chunk_key_encoding: { name: 'default' },
