@@ -12,18 +12,21 @@
 //      dist/zarrita.js, dist/zarrita.d.ts  the zarrita.js adapter (subpath export ./zarrita)
 //   4. prints the raw and gzip sizes.
 //
-// Options: --skip-wasm-pack (reuse pkg/), --no-opt (skip wasm-opt; for debugging only).
+// Options: --skip-wasm-pack (reuse pkg/), --no-opt (skip wasm-opt; for debugging only),
+// --no-minify (ship the JavaScript unminified).
 
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { deflateRawSync, gzipSync, inflateRawSync } from 'node:zlib';
+import { minifySync } from 'rolldown/utils';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PKG = path.join(ROOT, 'pkg');
 const DIST = path.join(ROOT, 'dist');
 const NAME = 'zarr_scale_offset';
 const args = new Set(process.argv.slice(2));
+const pkgVersion = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
 
 function run(cmd, argv) {
   console.log(`$ ${cmd} ${argv.join(' ')}`);
@@ -168,6 +171,19 @@ export async function wasmBytes() {
   // 3c. entry and types
   for (const f of ['index.js', 'index.d.ts', 'zarrita.js', 'zarrita.d.ts']) {
     copyFileSync(path.join(ROOT, 'js', f), path.join(DIST, f));
+  }
+
+  // 3d. minify the JavaScript (rolldown's Oxc minifier; exports keep their names). The readable
+  // sources are js/*.js and the wasm-bindgen output in pkg/; --no-minify keeps dist/ readable.
+  if (!args.has('--no-minify')) {
+    for (const f of ['index.js', 'zarrita.js', `${NAME}.js`, `${NAME}_wasm.js`]) {
+      const p = path.join(DIST, f);
+      const src = readFileSync(p, 'utf8');
+      const r = minifySync(f, src, { compress: true, mangle: true, module: true });
+      if (r.errors?.length) throw new Error(`minify ${f}: ${r.errors.map((e) => e.message).join('; ')}`);
+      const banner = `// zarr-scale-offset ${pkgVersion} (${f}; minified by scripts/build.mjs from ${f.startsWith(NAME) ? 'wasm-bindgen output' : `js/${f}`})\n`;
+      writeFileSync(p, banner + r.code);
+    }
   }
 
   // The optimised .wasm is not part of the package (it is inlined); keep it out of dist/.
