@@ -88,7 +88,7 @@ pub fn same_value(a: Num, b: Num) -> bool {
 /// "NaN", "Infinity", "-Infinity".
 pub fn show(dtype: DataType, bits: u64) -> String {
     match value(dtype, bits) {
-        Num::Int(v) => v.to_string(),
+        Num::Int(v) => crate::json::scalar::int_text(v),
         Num::Float(x) => show_f64(x, dtype == DataType::Float32),
     }
 }

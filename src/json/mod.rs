@@ -107,22 +107,29 @@ impl Json {
         let Some(members) = self.as_object() else {
             return Vec::new();
         };
-        // key -> (count so far, reported); O(n) for hostile objects with many members.
-        let mut seen: std::collections::HashMap<&str, bool> = std::collections::HashMap::new();
-        let mut out: Vec<&str> = Vec::new();
-        for (k, _) in members {
-            match seen.get_mut(k.as_str()) {
-                None => {
-                    seen.insert(k, false);
-                }
-                Some(reported) => {
-                    if !*reported {
-                        *reported = true;
-                        out.push(k);
-                    }
-                }
+        // Sorted (key, position) pairs: O(n log n) for hostile objects with many members, and no
+        // hash map in the wasm module. Each duplicated key is reported once, in the order of its
+        // second occurrence.
+        let mut order: Vec<(&str, usize)> = members
+            .iter()
+            .enumerate()
+            .map(|(i, (k, _))| (k.as_str(), i))
+            .collect();
+        order.sort_unstable();
+        let mut dups: Vec<(usize, &str)> = Vec::new();
+        let mut run: Option<(&str, usize)> = None; // key of the current run, its length so far
+        for &(k, pos) in &order {
+            let len = match run {
+                Some((prev, n)) if prev == k => n + 1,
+                _ => 1,
+            };
+            if len == 2 {
+                dups.push((pos, k));
             }
+            run = Some((k, len));
         }
+        dups.sort_unstable();
+        let out: Vec<&str> = dups.into_iter().map(|(_, k)| k).collect();
         out
     }
 
@@ -687,6 +694,19 @@ impl Parser<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn duplicate_keys_once_each_in_order_of_second_occurrence() {
+        let v = parse(r#"{"a":1,"b":2,"a":3,"c":4,"b":5,"a":6,"d":7}"#).unwrap();
+        assert_eq!(v.duplicate_keys(), ["a", "b"]);
+        let v = parse(r#"{"x":1,"y":1,"y":2,"x":2,"y":3}"#).unwrap();
+        assert_eq!(v.duplicate_keys(), ["y", "x"]);
+        assert!(parse(r#"{"x":1,"y":1}"#)
+            .unwrap()
+            .duplicate_keys()
+            .is_empty());
+        assert!(parse("[1,1]").unwrap().duplicate_keys().is_empty());
+    }
     use std::time::{Duration, Instant};
 
     fn num(t: &str) -> Json {

@@ -64,8 +64,19 @@ pub fn parse_scalar_text(dtype: DataType, text: &str, pointer: &str) -> Result<S
 /// Rust's `{:?}` does for `f64`).
 pub fn write_scalar(dtype: DataType, bits: u64) -> String {
     match dtype.kind() {
-        Kind::Int(f) => f.from_bits(bits).to_string(),
+        Kind::Int(f) => int_text(f.from_bits(bits)),
         Kind::Float(f) => write_float(dtype, &f, bits & f.mask()),
+    }
+}
+
+/// Decimal text of an integer of at most 64 bits (through `u64`, so that no 128-bit formatting
+/// code is linked).
+pub(crate) fn int_text(v: i128) -> String {
+    let mag = u64::try_from(v.unsigned_abs()).unwrap_or(u64::MAX);
+    if v < 0 {
+        format!("-{mag}")
+    } else {
+        mag.to_string()
     }
 }
 
@@ -555,8 +566,8 @@ mod tests {
     #[test]
     fn shortest_text_matches_rust_debug() {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-        let mut f64s: Vec<f64> = (0..40_000).map(|_| f64::from_bits(rng.next())).collect();
-        let mut f32s: Vec<f32> = (0..40_000)
+        let mut f64s: Vec<f64> = (0..8_000).map(|_| f64::from_bits(rng.next())).collect();
+        let mut f32s: Vec<f32> = (0..8_000)
             .map(|_| f32::from_bits(rng.next() as u32))
             .collect();
         for e in -1074..=1023 {
@@ -639,7 +650,7 @@ mod tests {
             ties += usize::from(ours != rust);
             n += 1;
         }
-        assert!(n > 80_000, "{n}");
+        assert!(n > 20_000, "{n}");
         assert!(ties < n / 100, "{ties} ties of {n}");
         assert_eq!(
             shortest_text(f64::from_bits(0x4317_9085_685d_83c9), false),
