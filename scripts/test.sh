@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # scripts/test.sh (`npm test`): every test, in order, each step under a banner:
 #   1 setup (installs what is missing)   2 cargo fmt --check   3 cargo clippy -D warnings
-#   4 native cargo test   5 wasm-pack test --node   6 wasm-pack test --headless --chrome
-#   7 npm run build   8 node --test tests/js/ (over the built package)
+#   4 native cargo test   5 wasm-pack test --node   6 the same, release, --lib (simd128 kernels)
+#   7 wasm-pack test --headless --chrome   8 npm run build   9 node --test tests/js/ (built package)
 # A failing setup stops at once. Any other failing step is reported and the remaining steps
 # still run (so one CI run shows every failure); the exit status is non-zero if any step failed.
 # FAIL_FAST=1 stops at the first failing step instead.
@@ -73,6 +73,9 @@ run "cargo fmt --check" cargo fmt --check
 run "cargo clippy --all-targets -- -D warnings" cargo clippy --all-targets --locked -- -D warnings
 run "native cargo test" cargo test --locked
 run "wasm tests in Node" wasm-pack test --node --mode no-install
+# The kernels' simd128 code exists only in optimised builds: run the library's kernel-vs-reference
+# tests (src/kernels/tests.rs and the other unit tests) once more as release wasm.
+run "wasm unit tests in Node, release (simd128 kernels)" wasm-pack test --node --release --mode no-install -- --lib
 run "wasm tests in headless Chromium" wasm-pack test --headless --chrome --mode no-install
 if run "npm run build" npm run build; then
   run "node --test tests/js/ (built package: API, conformance, package, demo page)" node --test tests/js/

@@ -116,7 +116,8 @@ impl Json {
             .map(|(i, (k, _))| (k.as_str(), i))
             .collect();
         order.sort_unstable();
-        let mut dups: Vec<(usize, &str)> = Vec::new();
+        // Mark the second occurrence of each duplicated key, then report in document order.
+        let mut second = vec![false; members.len()];
         let mut run: Option<(&str, usize)> = None; // key of the current run, its length so far
         for &(k, pos) in &order {
             let len = match run {
@@ -124,12 +125,17 @@ impl Json {
                 _ => 1,
             };
             if len == 2 {
-                dups.push((pos, k));
+                if let Some(flag) = second.get_mut(pos) {
+                    *flag = true;
+                }
             }
             run = Some((k, len));
         }
-        dups.sort_unstable();
-        let out: Vec<&str> = dups.into_iter().map(|(_, k)| k).collect();
+        let out: Vec<&str> = members
+            .iter()
+            .zip(second)
+            .filter_map(|((k, _), dup)| dup.then_some(k.as_str()))
+            .collect();
         out
     }
 
