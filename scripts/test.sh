@@ -69,9 +69,9 @@ run() {
 }
 
 step "setup (installs only what is missing)" bash scripts/setup.sh || finish
-run "cargo fmt --check" cargo fmt --check
-run "cargo clippy --all-targets -- -D warnings" cargo clippy --all-targets --locked -- -D warnings
-run "native cargo test" cargo test --locked
+run "cargo fmt --all --check" cargo fmt --all --check
+run "cargo clippy --workspace --all-targets -- -D warnings" cargo clippy --workspace --all-targets --locked -- -D warnings
+run "native cargo test (both crates)" cargo test --workspace --locked
 run "wasm tests in Node" wasm-pack test --node --mode no-install
 # The kernels' simd128 code exists only in optimised builds: run the library's kernel-vs-reference
 # tests (src/kernels/tests.rs and the other unit tests) once more as release wasm.

@@ -24,13 +24,16 @@
 pub mod cf;
 pub mod chain;
 pub mod codec;
-pub mod dtype;
-pub mod error;
 pub mod json;
-pub mod kernels;
-pub mod num;
 pub mod v2;
 pub mod wasm;
+
+pub use zarr_scale_offset_core::{dtype, error, kernels, num};
+
+// The kernels' equivalence tests need the codecs and chains of this crate.
+#[cfg(test)]
+#[path = "kernels/tests.rs"]
+mod kernel_tests;
 
 pub use dtype::DataType;
 pub use error::{Error, ErrorCode, Result, Warning};

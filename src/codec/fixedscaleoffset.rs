@@ -967,8 +967,9 @@ fn arith(
         report.error(Error::metadata(
             &pointer_push(cfg_ptr, "scale"),
             format!(
-                "scale {} becomes {s} in {t}, the type numcodecs computes in for astype {astype}: every value would decode to the offset, NaN or infinity",
-                scale.text
+                "scale {} becomes {} in {t}, the type numcodecs computes in for astype {astype}: every value would decode to the offset, NaN or infinity",
+                scale.text,
+                crate::json::text::shortest_text(s, false)
             ),
         ));
         ok = false;
@@ -977,8 +978,9 @@ fn arith(
         report.error(Error::metadata(
             &pointer_push(cfg_ptr, "offset"),
             format!(
-                "offset {} becomes {o} in {t}, the type numcodecs computes in for astype {astype}",
-                offset.text
+                "offset {} becomes {} in {t}, the type numcodecs computes in for astype {astype}",
+                offset.text,
+                crate::json::text::shortest_text(o, false)
             ),
         ));
         ok = false;

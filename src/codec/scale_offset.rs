@@ -10,7 +10,9 @@ use crate::dtype::{DataType, Kind};
 use crate::error::{Error, ErrorCode, Report, Result};
 use crate::json::Quoted;
 use crate::json::{pointer_push, Json};
-use crate::kernels::arith::{float_decode, float_encode, IntKernel, Op};
+use crate::kernels::arith::{
+    float_decode_f32, float_decode_f64, float_encode_f32, float_encode_f64, IntKernel, Op,
+};
 use crate::kernels::cast::FloatT;
 use crate::kernels::fused::FloatArith;
 use crate::kernels::run_blocks;
@@ -345,10 +347,10 @@ impl ScaleOffset {
             return self.each(0, input, out, enc);
         }
         match (self.arith, enc) {
-            (Arith::F32 { offset, scale }, true) => float_encode(input, out, o, offset, scale),
-            (Arith::F32 { offset, scale }, false) => float_decode(input, out, o, offset, scale),
-            (Arith::F64 { offset, scale }, true) => float_encode(input, out, o, offset, scale),
-            (Arith::F64 { offset, scale }, false) => float_decode(input, out, o, offset, scale),
+            (Arith::F32 { offset, scale }, true) => float_encode_f32(input, out, o, offset, scale),
+            (Arith::F32 { offset, scale }, false) => float_decode_f32(input, out, o, offset, scale),
+            (Arith::F64 { offset, scale }, true) => float_encode_f64(input, out, o, offset, scale),
+            (Arith::F64 { offset, scale }, false) => float_decode_f64(input, out, o, offset, scale),
             _ => {
                 let size = self.dtype.size();
                 return match &self.int_kernel {

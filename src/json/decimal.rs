@@ -16,7 +16,7 @@ use crate::num::{round_to_float, FloatFormat, Rounded, RoundingMode};
 /// Significant digits kept exactly. Every rounding boundary of every format (a midpoint between
 /// two float64 values, the overflow threshold) has at most 768 significant digits, so a decimal
 /// truncated to more digits than that, plus a sticky digit, rounds exactly like the original.
-pub(crate) const MAX_DIGITS: usize = 800;
+pub const MAX_DIGITS: usize = 800;
 
 /// Bits of the quotient computed by the bignum path.
 const QUOTIENT_BITS: u32 = 66;
@@ -26,7 +26,7 @@ const EXP_CLAMP: i64 = 1_000_000_000_000_000;
 
 /// A decimal number `±digits × 10^exp`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Decimal {
+pub struct Decimal {
     /// The sign (also for zero: `-0.0` keeps it).
     pub neg: bool,
     /// Significant digits (each 0..=9), the first non-zero and the last non-zero; empty for 0.
@@ -39,7 +39,7 @@ pub(crate) struct Decimal {
 
 /// Which number syntax to accept.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Syntax {
+pub enum Syntax {
     /// RFC 8259: `-? (0 | [1-9][0-9]*) (\.[0-9]+)? ([eE][+-]?[0-9]+)?`.
     Json,
     /// Also a leading `+`, leading zeros, `.5` and `5.`: what Python's `float()` reads (minus
@@ -53,7 +53,7 @@ pub(crate) enum Syntax {
 /// the kept digits get one more digit `1` appended: the result then lies strictly between the
 /// truncated value and the next [`MAX_DIGITS`]-digit decimal, as the original does, and no
 /// rounding boundary lies in that open interval, so both round identically.
-pub(crate) fn parse_decimal(text: &str, syntax: Syntax) -> Option<Decimal> {
+pub fn parse_decimal(text: &str, syntax: Syntax) -> Option<Decimal> {
     if syntax == Syntax::Json && !super::is_json_number(text) {
         return None;
     }
@@ -159,7 +159,7 @@ pub(crate) fn parse_decimal(text: &str, syntax: Syntax) -> Option<Decimal> {
 
 /// The integer value of a decimal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum IntValue {
+pub enum IntValue {
     /// An integer of magnitude below 10^20.
     Value(i128),
     /// The value has a non-zero fraction.
@@ -169,7 +169,7 @@ pub(crate) enum IntValue {
 }
 
 /// The exact integer value of `d`, if it is one.
-pub(crate) fn to_int(d: &Decimal) -> IntValue {
+pub fn to_int(d: &Decimal) -> IntValue {
     if d.digits.is_empty() {
         return IntValue::Value(0);
     }
@@ -192,7 +192,7 @@ pub(crate) fn to_int(d: &Decimal) -> IntValue {
 }
 
 /// Rounds `d` into `fmt`, round-half-to-even, exactly.
-pub(crate) fn to_float(fmt: &FloatFormat, d: &Decimal) -> Rounded {
+pub fn to_float(fmt: &FloatFormat, d: &Decimal) -> Rounded {
     let ne = RoundingMode::NearestEven;
     if d.digits.is_empty() {
         return round_to_float(fmt, d.neg, 0, 0, false, ne);
@@ -287,7 +287,7 @@ fn big_parts(d: &Decimal) -> (u128, i32, bool) {
 /// 18`): `(digits, exp)` with `10^(n-1) <= digits < 10^n` and the rounded value `digits ×
 /// 10^exp`. Exact (bignum arithmetic, no tables, no floating point), for the shortest-decimal
 /// writer; `m × 2^e` may be any finite float64 magnitude.
-pub(crate) fn round_to_digits(m: u64, e: i32, n: u32) -> (u64, i64) {
+pub fn round_to_digits(m: u64, e: i32, n: u32) -> (u64, i64) {
     debug_assert!(m > 0 && (1..=18).contains(&n));
     let lo = 10u64.pow(n - 1);
     let hi = lo * 10;

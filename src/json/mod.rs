@@ -6,7 +6,9 @@
 //! their source order, duplicates included. Parsing is iterative (no recursion) with a nesting
 //! limit of [`MAX_DEPTH`], so hostile input cannot overflow the stack.
 
-mod decimal;
+pub use text::{is_json_number, quote, Quoted};
+use text::{number_len, write_quoted};
+pub use zarr_scale_offset_core::json::{decimal, text};
 pub mod scalar;
 
 pub use scalar::{parse_scalar, parse_scalar_text, write_scalar, Scalar};
@@ -229,43 +231,6 @@ impl Json {
     }
 }
 
-/// Shows a string as its JSON text (in `format!` arguments; in place of `{:?}`, whose escaping
-/// would pull Unicode tables into the wasm module).
-pub struct Quoted<'a>(pub &'a str);
-
-impl std::fmt::Display for Quoted<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&quote(self.0))
-    }
-}
-
-/// A JSON string literal (with quotes) for `s`: escapes `"`, `\` and the control characters.
-pub fn quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    write_quoted(&mut out, s);
-    out
-}
-
-fn write_quoted(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            c if (c as u32) < 0x20 => {
-                out.push_str(&format!("\\u{:04x}", c as u32));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-}
-
 /// Appends one reference token to a JSON pointer (RFC 6901): `~` is escaped as `~0` and `/` as
 /// `~1`. `pointer_push("/codecs", "a/b")` is `"/codecs/a~1b"`; the root pointer is `""`.
 pub fn pointer_push(base: &str, token: &str) -> String {
@@ -294,64 +259,6 @@ pub fn pointer_last(pointer: &str) -> String {
         return String::new();
     }
     last.replace("~1", "/").replace("~0", "~")
-}
-
-/// Whether `t` matches the JSON number grammar
-/// `-? (0 | [1-9][0-9]*) (\.[0-9]+)? ([eE][+-]?[0-9]+)?`.
-pub fn is_json_number(t: &str) -> bool {
-    number_len(t.as_bytes(), 0) == Ok(t.len())
-}
-
-/// Scans a JSON number starting at `start`; returns its end, or the offset and reason of the
-/// first error.
-fn number_len(s: &[u8], start: usize) -> std::result::Result<usize, (usize, &'static str)> {
-    let at = |i: usize| s.get(i).copied();
-    let digits = |mut i: usize| {
-        while matches!(at(i), Some(b'0'..=b'9')) {
-            i += 1;
-        }
-        i
-    };
-    let mut i = start;
-    if at(i) == Some(b'-') {
-        i += 1;
-    }
-    match at(i) {
-        Some(b'0') => {
-            i += 1;
-            if matches!(at(i), Some(b'0'..=b'9')) {
-                return Err((i - 1, "leading zeros are not allowed in JSON numbers"));
-            }
-        }
-        Some(b'1'..=b'9') => i = digits(i),
-        Some(b'I') => {
-            return Err((
-                start,
-                "Infinity is not a JSON value (Zarr writes it as the string \"-Infinity\")",
-            ))
-        }
-        _ => return Err((i, "expected a digit after '-'")),
-    }
-    if at(i) == Some(b'.') {
-        i += 1;
-        let j = digits(i);
-        if j == i {
-            return Err((i, "expected a digit after the decimal point"));
-        }
-        i = j;
-    }
-    if matches!(at(i), Some(b'e' | b'E')) {
-        i += 1;
-        if matches!(at(i), Some(b'+' | b'-')) {
-            i += 1;
-        }
-        let j = digits(i);
-        if j == i {
-            return Err((i, "expected a digit in the exponent"));
-        }
-        i = j;
-    }
-    Ok(i)
 }
 
 /// Parses a complete JSON document (RFC 8259). A leading byte order mark is ignored. Errors

@@ -20,6 +20,8 @@
 //! same code.
 
 use super::decimal::{parse_decimal, to_float, to_int, Decimal, IntValue, Syntax};
+use super::text::shortest;
+pub use super::text::{int_text, shortest_text};
 use super::{parse, pointer_last, Json};
 use crate::dtype::{DataType, Kind};
 use crate::error::{Error, Result};
@@ -69,17 +71,6 @@ pub fn write_scalar(dtype: DataType, bits: u64) -> String {
     }
 }
 
-/// Decimal text of an integer of at most 64 bits (through `u64`, so that no 128-bit formatting
-/// code is linked).
-pub(crate) fn int_text(v: i128) -> String {
-    let mag = u64::try_from(v.unsigned_abs()).unwrap_or(u64::MAX);
-    if v < 0 {
-        format!("-{mag}")
-    } else {
-        mag.to_string()
-    }
-}
-
 /// Hex digits of a strict hex fill value: two per byte of the in-memory element.
 fn hex_width(dtype: DataType) -> usize {
     2 * dtype.size()
@@ -106,116 +97,6 @@ fn write_float(dtype: DataType, fmt: &FloatFormat, code: u64) -> String {
         .to_string();
     }
     shortest(fmt, code).unwrap_or_else(|| hex_text(dtype, code))
-}
-
-/// The decimal `±m × 10^exp` in normal form.
-fn decimal_of(neg: bool, m: u64, exp: i64) -> Decimal {
-    let mut digits: Vec<u8> = m.to_string().bytes().map(|b| b - b'0').collect();
-    let mut exp = exp;
-    while digits.last() == Some(&0) {
-        digits.pop();
-        exp += 1;
-    }
-    if digits.is_empty() {
-        exp = 0;
-    }
-    Decimal {
-        neg,
-        digits,
-        exp,
-        frac_or_exp: true,
-    }
-}
-
-/// The shortest decimal that rounds back to `code` (a finite code of any float format, float64
-/// included): for each digit count the nearest decimal is tried, then its neighbours one unit in
-/// the last place away (the rounding interval can be lopsided at a power of two). Among the
-/// shortest, the nearest wins, as in Rust's `{:?}` (which this replaces: no float-formatting
-/// tables in the wasm module).
-fn shortest(fmt: &FloatFormat, code: u64) -> Option<String> {
-    let v = fmt.decode(code);
-    if v == 0.0 {
-        return Some(if v.is_sign_negative() { "-0.0" } else { "0.0" }.to_string());
-    }
-    let neg = v < 0.0;
-    let (_, m, e) = crate::num::decompose_f64(v.abs());
-    let m = u64::try_from(m).ok()?;
-    for n in 1..=17u32 {
-        let (d, x) = super::decimal::round_to_digits(m, e, n);
-        for c in [d, d + 1, d - 1] {
-            let dec = decimal_of(neg, c, x);
-            if matches!(to_float(fmt, &dec), Rounded::Value { code: got, .. } if got == code) {
-                return Some(format_decimal(&dec));
-            }
-        }
-    }
-    None
-}
-
-/// A finite or special f64 as the shortest decimal that reads back to it (`as_f32`: to the same
-/// float32), in the style of Rust's `{:?}` ("1.0", "1e-7", "1.5e300"); "NaN", "Infinity",
-/// "-Infinity". For messages.
-pub(crate) fn shortest_text(x: f64, as_f32: bool) -> String {
-    if x.is_nan() {
-        return "NaN".into();
-    }
-    if x.is_infinite() {
-        return if x > 0.0 { "Infinity" } else { "-Infinity" }.into();
-    }
-    let (fmt, code) = if as_f32 {
-        (&crate::num::F32, u64::from((x as f32).to_bits()))
-    } else {
-        (&crate::num::F64, x.to_bits())
-    };
-    shortest(fmt, code).unwrap_or_else(|| format!("0x{code:x}"))
-}
-
-/// JSON number text of a non-zero decimal: positional for 1e-4 <= |x| < 1e16 (integral values
-/// with `.0`), otherwise `d.ddde±x`.
-fn format_decimal(d: &Decimal) -> String {
-    let ds: String = d.digits.iter().map(|&x| char::from(b'0' + x)).collect();
-    if ds.is_empty() {
-        return if d.neg { "-0.0" } else { "0.0" }.to_string();
-    }
-    let n = ds.len() as i64;
-    let sci = d.exp + n - 1;
-    let mut out = String::new();
-    if d.neg {
-        out.push('-');
-    }
-    if (-4..16).contains(&sci) {
-        if sci >= 0 {
-            let int_len = (sci + 1) as usize;
-            // `ds` is ASCII digits: every index up to its length is a char boundary.
-            match ds.split_at_checked(int_len) {
-                Some((i, f)) if !f.is_empty() => {
-                    out.push_str(i);
-                    out.push('.');
-                    out.push_str(f);
-                }
-                _ => {
-                    out.push_str(&ds);
-                    out.push_str(&"0".repeat(int_len.saturating_sub(ds.len())));
-                    out.push_str(".0");
-                }
-            }
-        } else {
-            out.push_str("0.");
-            out.push_str(&"0".repeat((-sci - 1) as usize));
-            out.push_str(&ds);
-        }
-    } else {
-        // Non-empty ASCII digits (checked above): the split after the first digit exists.
-        let (first, rest) = ds.split_at_checked(1).unwrap_or((&ds, ""));
-        out.push_str(first);
-        if !rest.is_empty() {
-            out.push('.');
-            out.push_str(rest);
-        }
-        out.push('e');
-        out.push_str(&sci.to_string());
-    }
-    out
 }
 
 /// The value as shown in messages: its JSON text, cut at 60 characters.

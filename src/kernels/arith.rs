@@ -39,6 +39,33 @@ pub fn float_decode<F: FloatLane>(input: &[u8], out: &mut [u8], o: Op, offset: F
     }
 }
 
+// Non-generic entry points, so that the loops are compiled in this crate (at opt-level 3) rather
+// than instantiated in the caller's crate (built for size).
+
+/// [`float_encode`] over float32 elements.
+#[inline(never)]
+pub fn float_encode_f32(input: &[u8], out: &mut [u8], o: Op, offset: f32, scale: f32) {
+    float_encode(input, out, o, offset, scale)
+}
+
+/// [`float_encode`] over float64 elements.
+#[inline(never)]
+pub fn float_encode_f64(input: &[u8], out: &mut [u8], o: Op, offset: f64, scale: f64) {
+    float_encode(input, out, o, offset, scale)
+}
+
+/// [`float_decode`] over float32 elements.
+#[inline(never)]
+pub fn float_decode_f32(input: &[u8], out: &mut [u8], o: Op, offset: f32, scale: f32) {
+    float_decode(input, out, o, offset, scale)
+}
+
+/// [`float_decode`] over float64 elements.
+#[inline(never)]
+pub fn float_decode_f64(input: &[u8], out: &mut [u8], o: Op, offset: f64, scale: f64) {
+    float_decode(input, out, o, offset, scale)
+}
+
 /// The integer storage types of the kernels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[allow(missing_docs)]

@@ -29,8 +29,8 @@ pub mod fused;
 mod lut;
 mod pipeline;
 
-#[cfg(test)]
-mod tests;
+// The equivalence tests (tests.rs) are compiled as part of the main crate (`kernel_tests`),
+// since they run the codecs and chains against these kernels.
 
 pub use lut::Lut8;
 pub use pipeline::{pipeline, Stage, StageRun};

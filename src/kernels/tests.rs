@@ -12,14 +12,14 @@
 //! They run natively (`cargo test`) and as WebAssembly with simd128 (`wasm-pack test`), so the
 //! vectorised wasm code is checked too.
 
-use super::arith::IntKernel;
-use super::cast::{f16_to_f32, f32_to_bf16, f32_to_f16, CastKernel};
 use crate::chain::{parse_array_codecs, ArrayChain};
 use crate::codec::cast::same_value;
 use crate::codec::scale_offset::Convention;
 use crate::codec::{CastValue, ScaleOffset};
 use crate::dtype::DataType::{self, *};
 use crate::error::{Report, Result};
+use crate::kernels::arith::IntKernel;
+use crate::kernels::cast::{f16_to_f32, f32_to_bf16, f32_to_f16, CastKernel};
 
 /// splitmix64: a fixed-seed generator, so every run checks the same values.
 struct Rng(u64);
@@ -85,11 +85,11 @@ fn check_kernel(
     let mut out = vec![0u8; inputs.len() * dst.size()];
     let mut accepted = 0;
     for (b, (ib, ob)) in data
-        .chunks(super::BLOCK * src.size())
-        .zip(out.chunks_mut(super::BLOCK * dst.size()))
+        .chunks(crate::kernels::BLOCK * src.size())
+        .zip(out.chunks_mut(crate::kernels::BLOCK * dst.size()))
         .enumerate()
     {
-        let first = b * super::BLOCK;
+        let first = b * crate::kernels::BLOCK;
         let n = ib.len() / src.size();
         let whole = run(ib, ob);
         for i in 0..n {
@@ -666,7 +666,7 @@ fn int_scale_offset_kernels_match_reference() {
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn int_kernel_proofs() {
-    use super::arith::Op::*;
+    use crate::kernels::arith::Op::*;
     let k = |d, off, s, e, dd| IntKernel::select(d, off, s, e, dd).unwrap().proven();
     assert_eq!(k(Int16, 0, 1, Mul, Div), (true, true));
     assert_eq!(k(Int16, 0, 3, Mul, Div), (false, true));
