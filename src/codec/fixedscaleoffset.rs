@@ -114,10 +114,11 @@ impl NumpyDtype {
 /// Everything else (bool, complex, strings, `"f16"` long double, …) gives `None`.
 pub fn parse_numpy_dtype(s: &str) -> Option<NumpyDtype> {
     use DataType::*;
-    let (order, body) = match s.as_bytes().first() {
-        Some(b'<') if s.len() > 1 => (Some(Some(false)), &s[1..]),
-        Some(b'>') if s.len() > 1 => (Some(Some(true)), &s[1..]),
-        Some(b'=' | b'|') if s.len() > 1 => (Some(None), &s[1..]),
+    let rest = s.get(1..).filter(|r| !r.is_empty());
+    let (order, body) = match (s.as_bytes().first(), rest) {
+        (Some(b'<'), Some(r)) => (Some(Some(false)), r),
+        (Some(b'>'), Some(r)) => (Some(Some(true)), r),
+        (Some(b'=' | b'|'), Some(r)) => (Some(None), r),
         _ => (None, s),
     };
     let code = |c: u8| -> Option<DataType> {
