@@ -50,6 +50,7 @@ export async function runAlloc({ sizes = [65536, 1048576, 4194304], samples = 9,
   const glue = await import(new URL('../dist/zarr_scale_offset.js', import.meta.url).href);
   const old = base ? await import(new URL(`../${base}/index.js`, import.meta.url).href) : null;
   if (old) await old.ready();
+  const oldGlue = base ? await import(new URL(`../${base}/zarr_scale_offset.js`, import.meta.url).href) : null;
   const maxN = Math.max(...sizes);
   const mem = new WebAssembly.Memory({ initial: Math.ceil((4 * maxN + 65536) / 65536) + 1 });
   const c = CASES.find((x) => x.id === 'f32<-u16');
@@ -83,6 +84,7 @@ export async function runAlloc({ sizes = [65536, 1048576, 4194304], samples = 9,
             'base.decodeChunkText': () => old.decodeChunk(metaText, bytes),
             'base.decodeChunkInto': () => old.decodeChunkInto(meta, bytes, out),
             'base.encodeChunk': () => old.encodeChunk(meta, src),
+            'base.encodeInto': oldGlue.encodeChunkInto ? () => oldGlue.encodeChunkInto(metaText, srcBytes, encOut) : null,
             'base.toJsonText': () => old.toJsonText(meta),
           }
         : {}),

@@ -12,8 +12,8 @@ use crate::dtype::DataType;
 use crate::error::{Error, ErrorCode, Report, Result};
 use crate::json::Quoted;
 use crate::json::{parse, pointer_index, pointer_push, Json};
-use crate::kernels::fused::FusedDecode;
-use crate::kernels::{pipeline, Lut8, Stage};
+use crate::kernels::fused::{FusedDecode, FusedEncode};
+use crate::kernels::{pipeline, run_blocks, Lut8, Stage};
 use crate::{byte_len, copy_exact};
 use std::sync::OnceLock;
 
@@ -179,6 +179,8 @@ pub struct ArrayChain {
     fast: bool,
     /// `[scale_offset, cast_value]` decoded in one loop, when the kernels allow it.
     fused: Option<FusedDecode>,
+    /// `[scale_offset, cast_value]` encoded in one loop, when the kernels allow it.
+    fused_encode: Option<FusedEncode>,
 }
 
 fn entry_pointer(base: &str, index: usize) -> String {
@@ -309,11 +311,12 @@ impl ArrayChain {
         if report.error_count() > errors_before {
             return None;
         }
-        let fused = match &codecs[..] {
-            [(_, ArrayCodec::ScaleOffset(so), _), (_, ArrayCodec::CastValue(cv), _)] => {
-                FusedDecode::select(so.float_arith(), cv.kernels().1)
-            }
-            _ => None,
+        let (fused, fused_encode) = match codecs.as_slice() {
+            [(_, ArrayCodec::ScaleOffset(so), _), (_, ArrayCodec::CastValue(cv), _)] => (
+                FusedDecode::select(so.float_arith(), cv.kernels().1),
+                FusedEncode::select(so.float_arith_encode(), cv.kernels().0, cv.out_of_range()),
+            ),
+            _ => (None, None),
         };
         Some(ArrayChain {
             codecs,
@@ -323,6 +326,7 @@ impl ArrayChain {
             luts: Default::default(),
             fast: true,
             fused,
+            fused_encode,
         })
     }
 
@@ -337,6 +341,12 @@ impl ArrayChain {
     /// The fill value after all codecs (when a fill was bound).
     pub fn encoded_fill(&self) -> Option<u64> {
         self.encoded_fill
+    }
+
+    /// The fused `[scale_offset, cast_value]` encode selected at bind time, if any (for tests).
+    #[doc(hidden)]
+    pub fn fused_encode(&self) -> Option<&FusedEncode> {
+        self.fused_encode.as_ref()
     }
 
     /// Encodes in-memory data of the decoded type.
@@ -374,6 +384,7 @@ impl ArrayChain {
             luts: Default::default(),
             fast: false,
             fused: None,
+            fused_encode: None,
             ..self.clone()
         }
     }
@@ -412,6 +423,12 @@ impl ArrayChain {
         }
         if let (Some(f), false, true) = (&self.fused, enc, self.fast) {
             f.run(data, out);
+            return Ok(());
+        }
+        if let (Some(f), true, true) = (&self.fused_encode, enc, self.fast) {
+            if !self.run_fused_encode(f, data, out) {
+                out.copy_from_slice(&self.encode_reference(data)?);
+            }
             return Ok(());
         }
         let done = self.fast
@@ -455,6 +472,29 @@ impl ArrayChain {
             self.decode_reference(data)?
         };
         copy_exact(out, &v, "the result")
+    }
+
+    /// The fused `[scale_offset, cast_value]` encode over blocks; a block it declines is redone
+    /// by the two codecs in turn. `false` when one of them fails (the caller reruns the
+    /// reference to report the error with its chunk-relative element index).
+    fn run_fused_encode(&self, f: &FusedEncode, data: &[u8], out: &mut [u8]) -> bool {
+        let [(_, so, t), (_, cv, _)] = self.codecs.as_slice() else {
+            return false;
+        };
+        let (in_size, out_size) = (t.size(), cv.encoded_dtype().size());
+        run_blocks(
+            data,
+            out,
+            in_size,
+            out_size,
+            |i, o| f.run(i, o),
+            |_, i, o| {
+                let mut tmp = vec![0u8; i.len()];
+                so.encode(i, &mut tmp)?;
+                cv.encode(&tmp, o)
+            },
+        )
+        .is_ok()
     }
 
     /// The whole-chain lookup table when the source of this direction has one byte per element

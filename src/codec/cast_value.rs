@@ -330,6 +330,11 @@ impl CastValue {
         }
     }
 
+    /// What happens to values outside the target's range.
+    pub fn out_of_range(&self) -> OutOfRange {
+        self.out_of_range
+    }
+
     /// The kernels selected at bind time: (encode, decode).
     pub fn kernels(&self) -> (&CastKernel, &CastKernel) {
         (&self.kernels[0], &self.kernels[1])

@@ -237,6 +237,12 @@ impl ScaleOffset {
         }
     }
 
+    /// The float32/float64 encode arithmetic, for a fused chain kernel.
+    pub fn float_arith_encode(&self) -> Option<FloatArith> {
+        let (op, _) = self.ops();
+        self.float_arith().map(|a| FloatArith { op, ..a })
+    }
+
     /// The integer kernel selected at bind time, if any (for tests and benchmarks).
     pub fn int_kernel(&self) -> Option<&IntKernel> {
         self.int_kernel.as_ref()

@@ -486,7 +486,7 @@ fn round_with<S: FloatLane>(input: &[u8], r: &mut [S], f: impl Fn(S) -> S) {
 /// Round half away from zero, exactly: `x - trunc(x)` is exact (Sterbenz), and so is `t ± 1`
 /// whenever the fraction is non-zero (then |t| < 2^(p-1)).
 #[inline(always)]
-fn round_away<S: FloatLane>(x: S) -> S {
+pub(crate) fn round_away<S: FloatLane>(x: S) -> S {
     let t = x.trunc();
     let up = (x - t).abs() >= S::of(0.5);
     t + if up {

@@ -1,11 +1,23 @@
-//! A chain decode fused into one loop: `[scale_offset, cast_value]` on float32/float64 with an
-//! int16/uint16 stored type (the packed-integer chains of satellite and climate data) decodes
-//! each element as `conv(y) op scale + offset` (or the `scalar_map` value `op scale + offset`),
-//! exactly the operations of the two codecs in turn, in one pass.
+//! A chain fused into one loop: `[scale_offset, cast_value]` on float32/float64 with an
+//! integer stored type (the packed-integer chains of satellite and climate data), exactly the
+//! operations of the two codecs in turn, in one pass.
+//!
+//! - [`FusedDecode`] (int16/uint16 stored): each element as `conv(y) op scale + offset` (or the
+//!   `scalar_map` value `op scale + offset`). Never declines.
+//! - [`FusedEncode`] (int8/uint8/int16/uint16 stored): `y = (x - offset) op scale` in the float
+//!   type, rounded with the mode, then range-checked and converted, or the `scalar_map` value
+//!   when the map's one key is NaN and `y` is a NaN; `out_of_range: clamp` clamps finite values
+//!   in the loop. A block with a NaN / ±Inf that the map does not catch, or (without clamp) an
+//!   out-of-range value, is declined (so is `wrap`'s out-of-range values). Two loops per block
+//!   of [`BLOCK`] elements through a stack buffer: scale and round (one instance per float type,
+//!   operation and rounding mode), then check and convert (per float type, integer type, map
+//!   and clamp), rather than one loop per combination of all six (4x the code).
 
 use super::arith::Op;
-use super::cast::{CastKernel, FloatLane, FloatT, IntLane, IntT};
-use super::map;
+use super::cast::{round_away, CastKernel, FloatLane, FloatT, IntLane, IntT};
+use super::{map, BLOCK};
+use crate::codec::cast::OutOfRange;
+use crate::num::RoundingMode;
 
 /// The float arithmetic of a bound scale_offset: its type, the decode operation, offset, scale.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -84,5 +96,222 @@ fn fused<S: IntLane, D: FloatLane>(
     match a.op {
         Op::Div => map(input, out, |x: S| conv(x) / s + off),
         Op::Mul => map(input, out, |x: S| conv(x) * s + off),
+    }
+}
+
+/// A fused `[scale_offset, cast_value]` encode: float32/float64 into int8 ... uint16.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FusedEncode {
+    /// The encode arithmetic (`Mul` for scale_offset, `Div` for cf.scale_offset).
+    arith: FloatArith,
+    dst: IntT,
+    mode: RoundingMode,
+    /// The output bits of a NaN, when the scalar_map's one key is NaN.
+    nan: Option<u64>,
+    /// `out_of_range: clamp` (else out-of-range values decline, as for error and wrap).
+    clamp: bool,
+}
+
+impl FusedEncode {
+    /// The fused encode of scale_offset (`arith`: its encode arithmetic) then a cast whose
+    /// encode kernel is `cast`, with the cast's `out_of_range`, when there is one (not for a
+    /// numeric scalar_map key: the pipeline of the two kernels handles those).
+    pub fn select(
+        arith: Option<FloatArith>,
+        cast: &CastKernel,
+        oor: OutOfRange,
+    ) -> Option<FusedEncode> {
+        let arith = arith?;
+        match *cast {
+            CastKernel::FloatToInt {
+                src,
+                dst,
+                mode,
+                map,
+            } if src == arith.ty && matches!(dst, IntT::I8 | IntT::U8 | IntT::I16 | IntT::U16) => {
+                let nan = match map {
+                    None => None,
+                    Some((k, v)) if k.is_nan() => Some(v),
+                    Some(_) => return None,
+                };
+                Some(FusedEncode {
+                    arith,
+                    dst,
+                    mode,
+                    nan,
+                    clamp: oor == OutOfRange::Clamp,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// Encodes `input` (floats) into `out` (stored integers); `false` when some element needs
+    /// the reference (the outputs are then unspecified).
+    pub fn run(&self, input: &[u8], out: &mut [u8]) -> bool {
+        match self.arith.ty {
+            FloatT::F32 => self.blocks::<f32>(input, out),
+            FloatT::F64 => self.blocks::<f64>(input, out),
+        }
+    }
+
+    fn blocks<S: Magic>(&self, input: &[u8], out: &mut [u8]) -> bool {
+        let out_size = match self.dst {
+            IntT::I8 | IntT::U8 => 1,
+            _ => 2,
+        };
+        let mut r = [S::default(); BLOCK];
+        let mut ok = true;
+        for (i, o) in input
+            .chunks(BLOCK * S::SIZE)
+            .zip(out.chunks_mut(BLOCK * out_size))
+        {
+            self.scale_round(i, &mut r);
+            ok &= self.convert(&r, o);
+        }
+        ok
+    }
+
+    /// `r = round((x - offset) op scale)` over `input` (the first elements of `r`).
+    fn scale_round<S: FloatLane>(&self, input: &[u8], r: &mut [S]) {
+        let (off, s) = (S::of(self.arith.offset), S::of(self.arith.scale));
+        match self.arith.op {
+            Op::Mul => self.with_mode::<S, false>(input, r, off, s),
+            Op::Div => self.with_mode::<S, true>(input, r, off, s),
+        }
+    }
+
+    fn with_mode<S: FloatLane, const DIV: bool>(&self, input: &[u8], r: &mut [S], off: S, s: S) {
+        match self.mode {
+            RoundingMode::NearestEven => scale_round::<S, DIV>(input, r, off, s, S::round_ne),
+            RoundingMode::TowardsZero => scale_round::<S, DIV>(input, r, off, s, S::trunc),
+            RoundingMode::TowardsPositive => scale_round::<S, DIV>(input, r, off, s, S::ceil),
+            RoundingMode::TowardsNegative => scale_round::<S, DIV>(input, r, off, s, S::floor),
+            RoundingMode::NearestAway => scale_round::<S, DIV>(input, r, off, s, round_away::<S>),
+        }
+    }
+
+    /// Checks and converts the rounded values `r` (as many as `out` holds).
+    fn convert<S: Magic>(&self, r: &[S], out: &mut [u8]) -> bool {
+        match self.dst {
+            IntT::I8 => self.with_flags::<S, i8>(r, out),
+            IntT::U8 => self.with_flags::<S, u8>(r, out),
+            IntT::I16 => self.with_flags::<S, i16>(r, out),
+            IntT::U16 => self.with_flags::<S, u16>(r, out),
+            // `select` admits none of the wider types.
+            IntT::I32 | IntT::U32 => false,
+        }
+    }
+
+    fn with_flags<S: Magic, D: Small>(&self, r: &[S], out: &mut [u8]) -> bool {
+        let nan = self.nan.map_or(0, |v| D::from_bits(v).to_i64() as i32);
+        match (self.nan.is_some(), self.clamp) {
+            (false, false) => convert::<S, D, false, false>(r, out, nan),
+            (false, true) => convert::<S, D, false, true>(r, out, nan),
+            (true, false) => convert::<S, D, true, false>(r, out, nan),
+            (true, true) => convert::<S, D, true, true>(r, out, nan),
+        }
+    }
+}
+
+/// An integer stored type of at most 16 bits: converted through a saturating float -> i32
+/// conversion, clamped in i32 and narrowed.
+pub trait Small: IntLane {
+    /// Smallest value.
+    const LO: i32;
+    /// Largest value.
+    const HI: i32;
+    /// The low bits of `v` (wrapping).
+    fn from_i32(v: i32) -> Self;
+}
+
+macro_rules! small {
+    ($($t:ty),*) => {$(
+        impl Small for $t {
+            const LO: i32 = <$t>::MIN as i32;
+            const HI: i32 = <$t>::MAX as i32;
+            #[inline(always)]
+            fn from_i32(v: i32) -> Self { v as $t }
+        }
+    )*};
+}
+small!(i8, u8, i16, u16);
+
+/// scale_offset's encode in the float type (one rounding per operation, as the codec does it),
+/// then `round` (the rounding mode). Not inlined, like [`convert`]: small functions that V8
+/// compiles and tiers up one by one, rather than one huge function holding every instance.
+#[inline(never)]
+fn scale_round<S: FloatLane, const DIV: bool>(
+    input: &[u8],
+    r: &mut [S],
+    off: S,
+    s: S,
+    round: impl Fn(S) -> S,
+) {
+    for (d, i) in r.iter_mut().zip(input.chunks_exact(S::SIZE)) {
+        let x = S::load(i) - off;
+        *d = round(if DIV { x / s } else { x * s });
+    }
+}
+
+/// Range check and conversion of rounded values; with `MAP`, a NaN becomes `nan` (the map's
+/// value, an integer of `D`); with `CLAMP`, every finite value is accepted and clamped to `D`'s
+/// range. Branch-free (non-short-circuit `&` / `|`, selects), so it vectorises.
+#[inline(never)]
+fn convert<S: Magic, D: Small, const MAP: bool, const CLAMP: bool>(
+    r: &[S],
+    out: &mut [u8],
+    nan: i32,
+) -> bool {
+    let (lo, end, inf) = (S::of(D::MIN_F), S::of(D::END_F), S::of(f64::INFINITY));
+    let hi = S::of(D::END_F - 1.0);
+    let mut ok = true;
+    for (o, &r) in out.chunks_exact_mut(D::SIZE).zip(r.iter()) {
+        #[allow(clippy::eq_op)]
+        let hit = MAP & (r != r);
+        // NaN and ±Inf are errors under every out_of_range.
+        let good = if CLAMP {
+            r.abs() < inf
+        } else {
+            (r >= lo) & (r < end)
+        };
+        ok &= hit | good;
+        // Without clamp, an out-of-range value gives garbage, but its block is declined.
+        let c = if CLAMP {
+            let c = if r < lo { lo } else { r };
+            if c > hi {
+                hi
+            } else {
+                c
+            }
+        } else {
+            r
+        };
+        let v = if hit { nan } else { c.int_bits() };
+        D::from_i32(v).store(o);
+    }
+    ok
+}
+
+/// The integer value of an integral float, by adding 1.5 x 2^(p-1): its low significand bits
+/// are then the value in two's complement (a float addition and a reinterpretation, where the
+/// saturating float -> int conversion is a sequence of 8 instructions in V8 on x86).
+pub trait Magic: FloatLane {
+    /// The low 32 bits of the value, exact for integral values of magnitude < 2^(p-2) (the
+    /// low 16 bits are all the 8- and 16-bit types need).
+    fn int_bits(self) -> i32;
+}
+
+impl Magic for f32 {
+    #[inline(always)]
+    fn int_bits(self) -> i32 {
+        (self + 12_582_912.0).to_bits() as i32
+    }
+}
+
+impl Magic for f64 {
+    #[inline(always)]
+    fn int_bits(self) -> i32 {
+        (self + 6_755_399_441_055_744.0).to_bits() as i32
     }
 }

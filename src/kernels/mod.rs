@@ -14,7 +14,7 @@
 //!   integers in native checked arithmetic, or unchecked where a bind-time proof shows no
 //!   intermediate can leave the type's range).
 //! - [`fused`]: `[scale_offset, cast_value]` decode of int16/uint16 into float32/float64 in one
-//!   loop.
+//!   loop, and encode of float32/float64 into int8 ... uint16 in one pass per 256-element block.
 //! - [`Lut8`]: for a source of at most 8 bits, every one of the 256 results precomputed with the
 //!   reference (a whole chain decode of a uint8 / float8 chunk becomes one table lookup).
 //! - [`pipeline`]: runs a chain of codecs over cache-sized tiles, so a chunk makes one pass over

@@ -878,3 +878,225 @@ fn map_key_semantics() {
         crate::codec::cast::Num::Float(-f64::NAN)
     ));
 }
+
+/// The fused `[scale_offset, cast_value]` encodes: the inputs `x` of the chain's decoded type
+/// (raw bits) that exercise the cast after the arithmetic: the float inputs themselves (NaN,
+/// ±Inf, ±0, subnormals, huge values) and the values whose `y = (x - offset) op scale` lands on
+/// them (ties, range ends and their neighbours, as far as the arithmetic is exact).
+fn fused_encode_inputs(ty: DataType, cf: bool, offset: f64, scale: f64, r: &mut Rng) -> Vec<u64> {
+    let ys: Vec<f64> = if ty == Float32 {
+        f32_inputs(r)
+            .into_iter()
+            .map(|b| f32::from_bits(b as u32) as f64)
+            .collect()
+    } else {
+        f64_inputs(r).into_iter().map(f64::from_bits).collect()
+    };
+    // Every boundary value (the first 431 of `f32_inputs`, the 12 double-only ones after its
+    // 1631), a third of the random ones.
+    let ys = ys
+        .into_iter()
+        .enumerate()
+        .filter(|&(i, _)| i < 431 || (1631..1643).contains(&i) || i % 3 == 0)
+        .map(|(_, y)| y);
+    let mut xs = Vec::new();
+    for y in ys {
+        let x = if cf {
+            y * scale + offset
+        } else {
+            y / scale + offset
+        };
+        for v in [y, x] {
+            xs.push(if ty == Float32 {
+                (v as f32).to_bits() as u64
+            } else {
+                v.to_bits()
+            });
+        }
+    }
+    xs
+}
+
+/// The fused encode (float32/float64 -> int8/uint8/int16/uint16) against the codec-by-codec
+/// reference: every rounding mode, every out_of_range, with and without a NaN scalar_map entry,
+/// scale_offset and cf.scale_offset with exact and inexact scales. Element by element (the
+/// kernel accepts exactly what the reference handles without out_of_range, or with clamp, and
+/// gives its bits), then whole buffers through the chain (same bytes or the same error).
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn fused_encode_matches_reference() {
+    let mut r = Rng(7);
+    let ariths = [
+        ("scale_offset", 10.0, 4.0),
+        ("scale_offset", -3.5, 100.0),
+        ("cf.scale_offset", 273.15, 0.01),
+        ("cf.scale_offset", 0.0, 0.5),
+    ];
+    let mut chains = 0usize;
+    let mut accepted = 0usize;
+    let mut declined = 0usize;
+    for ty in [Float32, Float64] {
+        for (name, offset, scale) in ariths {
+            let cf = name == "cf.scale_offset";
+            let inputs = fused_encode_inputs(ty, cf, offset, scale, &mut r);
+            let conv = if cf {
+                Convention::Cf
+            } else {
+                Convention::ScaleOffset
+            };
+            let so_cfg = format!(r#"{{"offset":{offset},"scale":{scale}}}"#);
+            let so = scale_offset(conv, &so_cfg, ty);
+            // scale_offset on floats never fails.
+            let ys: Vec<u64> = inputs
+                .iter()
+                .map(|&x| so.encode_value(x).unwrap())
+                .collect();
+            for dst in [Int8, UInt8, Int16, UInt16] {
+                let min = dst.int().unwrap().min();
+                for mode in MODES {
+                    for map in [false, true] {
+                        let cast = |oor: &str| {
+                            let mut c = format!(r#""data_type":"{dst}","rounding":"{mode}""#);
+                            if !oor.is_empty() {
+                                c += &format!(r#","out_of_range":"{oor}""#);
+                            }
+                            if map {
+                                c += &format!(r#","scalar_map":{{"encode":[["NaN",{min}]]}}"#);
+                            }
+                            format!("{{{c}}}")
+                        };
+                        // The reference, element by element: the two codecs' own per-value
+                        // procedures, per out_of_range.
+                        let oors = ["", "clamp", "wrap"];
+                        let results: Vec<Vec<Option<u64>>> = oors
+                            .iter()
+                            .map(|oor| {
+                                let cv = cast_value(&cast(oor), ty);
+                                ys.iter().map(|&y| cv.encode_value(y).ok()).collect()
+                            })
+                            .collect();
+                        for (oor, want) in oors.iter().zip(&results) {
+                            let codecs = format!(
+                                r#"[{{"name":"{name}","configuration":{so_cfg}}},{{"name":"cast_value","configuration":{}}}]"#,
+                                cast(oor)
+                            );
+                            let c = parse_array_codecs(&codecs, ty).unwrap();
+                            assert!(c.fused_encode().is_some(), "{codecs}: no fused encode");
+                            // The kernel accepts what succeeds without out_of_range, or with
+                            // clamp (which it handles).
+                            let strict = if *oor == "clamp" { want } else { &results[0] };
+                            let ordinary: Vec<bool> = strict.iter().map(Option::is_some).collect();
+                            let f = c.fused_encode().unwrap();
+                            let n = check_kernel(
+                                ty,
+                                dst,
+                                &inputs,
+                                want,
+                                &ordinary,
+                                |i, o| f.run(i, o),
+                                &codecs,
+                            );
+                            accepted += n;
+                            declined += inputs.len() - n;
+                            chains += 1;
+                            // Whole buffers: everything (an error at the first failing element,
+                            // or, with clamp / wrap, declined blocks redone), what succeeds, and
+                            // what succeeds with one failing element at a few positions.
+                            let good: Vec<u64> = inputs
+                                .iter()
+                                .zip(want)
+                                .filter(|(_, w)| w.is_some())
+                                .map(|(&x, _)| x)
+                                .collect();
+                            let some: Vec<u64> = inputs.iter().copied().step_by(3).collect();
+                            check_chain(&c, &buffer(ty, &some), true, &codecs);
+                            check_chain(&c, &buffer(ty, &good), true, &codecs);
+                            let bad = inputs.iter().zip(want).find(|(_, w)| w.is_none());
+                            if let Some((&b, _)) = bad {
+                                for pos in [0, 256, good.len() / 2, good.len()] {
+                                    let mut v = good.clone();
+                                    v.insert(pos.min(v.len()), b);
+                                    check_chain(&c, &buffer(ty, &v), true, &codecs);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(chains, 2 * 4 * 4 * 5 * 3 * 2);
+    // The kernel really runs, and the inputs really test the declines.
+    assert!(accepted > 100 * chains, "{accepted} accepted");
+    assert!(declined > 100 * chains, "{declined} declined");
+}
+
+/// Which `[scale_offset, cast_value]` encodes are fused: not a numeric scalar_map key, a wider
+/// stored type, an integer decoded type, or another chain.
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn fused_encode_selection() {
+    let so = r#"{"name":"scale_offset","configuration":{"offset":1,"scale":2}}"#;
+    for (dtype, codecs, fused) in [
+        (
+            Float32,
+            format!(r#"[{so},{{"name":"cast_value","configuration":{{"data_type":"int16"}}}}]"#),
+            true,
+        ),
+        (
+            Float64,
+            format!(
+                r#"[{so},{{"name":"cast_value","configuration":{{"data_type":"uint8","scalar_map":{{"encode":[["NaN",0],["NaN",1]]}}}}}}]"#
+            ),
+            true,
+        ),
+        (
+            Float32,
+            format!(
+                r#"[{so},{{"name":"cast_value","configuration":{{"data_type":"int16","scalar_map":{{"encode":[[-9999,-32768]]}}}}}}]"#
+            ),
+            false,
+        ),
+        (
+            Float32,
+            format!(
+                r#"[{so},{{"name":"cast_value","configuration":{{"data_type":"int16","scalar_map":{{"encode":[["NaN",0],[1.5,1]]}}}}}}]"#
+            ),
+            false,
+        ),
+        (
+            Float32,
+            format!(r#"[{so},{{"name":"cast_value","configuration":{{"data_type":"int32"}}}}]"#),
+            false,
+        ),
+        (
+            Float32,
+            format!(r#"[{so},{{"name":"cast_value","configuration":{{"data_type":"float16"}}}}]"#),
+            false,
+        ),
+        (
+            Int32,
+            format!(r#"[{so},{{"name":"cast_value","configuration":{{"data_type":"int16"}}}}]"#),
+            false,
+        ),
+        (
+            Float32,
+            r#"[{"name":"cast_value","configuration":{"data_type":"int16"}}]"#.to_string(),
+            false,
+        ),
+    ] {
+        let c = parse_array_codecs(&codecs, dtype).unwrap();
+        assert_eq!(c.fused_encode().is_some(), fused, "{codecs}");
+        // Fused or not, the same as the reference.
+        let mut r = Rng(11);
+        let xs: Vec<u64> = (0..1000)
+            .map(|i| match dtype {
+                Float32 => (r.f64_in(-40000.0, 40000.0) as f32).to_bits() as u64,
+                Float64 if i % 100 == 7 => f64::NAN.to_bits(),
+                Float64 => r.f64_in(-100.0, 300.0).to_bits(),
+                _ => r.next() % 1000,
+            })
+            .collect();
+        check_chain(&c, &buffer(dtype, &xs), true, &codecs);
+    }
+}
