@@ -75,7 +75,14 @@ run "native cargo test (both crates)" cargo test --workspace --locked
 run "wasm tests in Node" wasm-pack test --node --mode no-install
 # The kernels' simd128 code exists only in optimised builds: run the library's kernel-vs-reference
 # tests (src/kernels/tests.rs and the other unit tests) once more as release wasm.
-run "wasm unit tests in Node, release (simd128 kernels)" wasm-pack test --node --release --mode no-install -- --lib
+# (`cargo test --lib` with wasm-bindgen's runner rather than `wasm-pack test --release -- --lib`:
+# wasm-pack adds `--tests`, which also builds the integration tests, and two release builds of
+# this cdylib then race for the same unhashed output file.)
+release_wasm_lib_tests() {
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+    cargo test --target wasm32-unknown-unknown --release --lib --locked
+}
+run "wasm unit tests in Node, release (simd128 kernels)" release_wasm_lib_tests
 run "wasm tests in headless Chromium" wasm-pack test --headless --chrome --mode no-install
 if run "npm run build" npm run build; then
   run "node --test tests/js/ (built package: API, conformance, package, demo page)" node --test tests/js/
