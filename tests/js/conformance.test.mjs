@@ -1,6 +1,7 @@
 // Conformance runner over the BUILT package (imported by its name, as users do): every vector of
-// the families below through the chunk API (encodeChunk/decodeChunk on the whole zarr.json) and
-// through the typed-array API (encode/decode with the array->array codecs alone).
+// the families below through the chunk API (encodeChunk/decodeChunk/decodeChunkInto on the whole zarr.json) and
+// through the typed-array API (encode/decode/decodeInto with the array->array codecs alone). The
+// *Into calls write into arrays pre-filled with 0xa5, so an element left unwritten shows.
 //
 // Rules (tests/fixtures/README.md): bytes compare exactly, except that any NaN equals any NaN for
 // float types and only the low bits of stored sub-byte and 4/6/8-bit values count.
@@ -113,6 +114,16 @@ function runChunk(v) {
     });
     if (p) problems.push(p);
   }
+  // decodeChunkInto: into a reused array pre-filled with garbage (every element must be written)
+  if (wantsDecode(v.expect) && decoded && encoded) {
+    const target = garbage(Ctor, decoded.byteLength);
+    const r = attempt(() => z.decodeChunkInto(v.metadataText, encoded, target));
+    const p = checkValue(r, 'decodeChunkInto', (out) => {
+      if (out !== target) return 'did not return the array it was given';
+      return compareMemory(bytesOf(target), decoded, name);
+    });
+    if (p) problems.push(p);
+  }
   if (v.expect === 'encode_error') {
     const p = checkThrew(
       attempt(() => z.encodeChunk(v.metadataText, typedFromBytes(decoded, Ctor))),
@@ -127,8 +138,22 @@ function runChunk(v) {
       v.expect === 'decode_error',
     );
     if (p) problems.push(p);
+    if (v.expect === 'decode_error' && decoded) {
+      const q = checkThrew(
+        attempt(() => z.decodeChunkInto(v.metadataText, encoded ?? new Uint8Array(0), garbage(Ctor, decoded.byteLength))),
+        'decodeChunkInto',
+      );
+      if (q) problems.push(q);
+    }
   }
   return problems;
+}
+
+// A typed array of `byteLength` bytes filled with 0xa5, so that an element left unwritten shows.
+function garbage(Ctor, byteLength) {
+  const a = new Ctor(byteLength / Ctor.BYTES_PER_ELEMENT);
+  new Uint8Array(a.buffer, a.byteOffset, a.byteLength).fill(0xa5);
+  return a;
 }
 
 // ---- typed-array API: encode / decode with metadata.codecs minus the bytes codec ---------------
@@ -171,6 +196,13 @@ function runTyped(v) {
       return compareMemory(bytesOf(out), decoded, name);
     });
     if (p) problems.push(p);
+    const target = garbage(Ctor, decoded.byteLength);
+    const ri = attempt(() => z.decodeInto(codecs, name, typedFromBytes(encodedMem, EncCtor), target));
+    const pi = checkValue(ri, 'decodeInto', (out) => {
+      if (out !== target) return 'did not return the array it was given';
+      return compareMemory(bytesOf(target), decoded, name);
+    });
+    if (pi) problems.push(pi);
   }
   if (v.expect === 'encode_error') {
     const p = checkThrew(attempt(() => z.encode(codecs, name, typedFromBytes(decoded, Ctor))), 'encode');
