@@ -84,7 +84,8 @@ fn parse_map(
         ));
         return Vec::new();
     };
-    let mut out: Vec<(Num, u64)> = Vec::with_capacity(items.len());
+    // (key, output bits, where the key is, the key for messages), in document order.
+    let mut entries: Vec<(Num, u64, String, (DataType, u64))> = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         let p = pointer_index(pointer, i);
         let Some([k, val]) = item.as_array() else {
@@ -97,23 +98,85 @@ fn parse_map(
         let kb = key_type.and_then(|t| scalar(t, k, &pointer_index(&p, 0), report).map(|b| (t, b)));
         let vb = val_type.and_then(|t| scalar(t, val, &pointer_index(&p, 1), report));
         if let (Some((t, kb)), Some(vb)) = (kb, vb) {
-            let key = value(t, kb);
-            if out.iter().any(|(k, _)| same_value(*k, key)) {
-                report.warn(
-                    &pointer_index(&p, 0),
-                    "duplicate_key",
-                    format!("the input {} is already mapped by an earlier entry, which wins; writers should not repeat keys", show(t, kb)),
-                );
-            }
-            out.push((key, vb));
+            entries.push((value(t, kb), vb, pointer_index(&p, 0), (t, kb)));
+        }
+    }
+    // Sorted by key (ties by position), so that duplicates are found in O(n log n) and lookups
+    // are a binary search: a map of a million entries is no hang. The first entry of a key wins.
+    let mut order: Vec<usize> = (0..entries.len()).collect();
+    order.sort_by(|&a, &b| match (entries.get(a), entries.get(b)) {
+        (Some(x), Some(y)) => key_cmp(x.0, y.0).then(a.cmp(&b)),
+        _ => a.cmp(&b),
+    });
+    let mut out: Vec<(Num, u64)> = Vec::with_capacity(entries.len());
+    let mut dups: Vec<usize> = Vec::new();
+    for &i in &order {
+        let Some(&(key, vb, _, _)) = entries.get(i) else {
+            continue;
+        };
+        match out.last() {
+            Some(&(prev, _)) if same_value(prev, key) => dups.push(i),
+            _ => out.push((key, vb)),
+        }
+    }
+    dups.sort_unstable();
+    // One warning per repeated key up to a bound, then one for the rest (showing a float key
+    // takes an exact decimal conversion; hostile metadata may repeat a key a million times).
+    for &i in dups.iter().take(MAX_DUPLICATE_WARNINGS) {
+        if let Some((_, _, at, (t, kb))) = entries.get(i) {
+            report.warn(
+                at,
+                "duplicate_key",
+                format!("the input {} is already mapped by an earlier entry, which wins; writers should not repeat keys", show(*t, *kb)),
+            );
+        }
+    }
+    if let Some(&i) = dups.get(MAX_DUPLICATE_WARNINGS) {
+        if let Some((_, _, at, _)) = entries.get(i) {
+            report.warn(
+                at,
+                "duplicate_key",
+                format!(
+                    "{} more entries repeat an earlier input (from here on); the first entry of each input wins",
+                    dups.len() - MAX_DUPLICATE_WARNINGS
+                ),
+            );
         }
     }
     out
 }
 
+/// Repeated `scalar_map` keys reported one by one; the rest get one warning.
+const MAX_DUPLICATE_WARNINGS: usize = 100;
+
+/// The order of `scalar_map` keys: integers by value, floats by value with -0 = 0 and every
+/// NaN equal (after all numbers); equal exactly when [`same_value`] says so (keys of one map
+/// share a data type, so integers and floats never meet).
+fn key_cmp(a: Num, b: Num) -> std::cmp::Ordering {
+    let canon = |x: f64| {
+        if x.is_nan() {
+            f64::NAN
+        } else if x == 0.0 {
+            0.0
+        } else {
+            x
+        }
+    };
+    match (a, b) {
+        (Num::Int(x), Num::Int(y)) => x.cmp(&y),
+        (Num::Float(x), Num::Float(y)) => canon(x).total_cmp(&canon(y)),
+        (Num::Int(_), Num::Float(_)) => std::cmp::Ordering::Less,
+        (Num::Float(_), Num::Int(_)) => std::cmp::Ordering::Greater,
+    }
+}
+
+/// The output bits for `v` in a map sorted by [`key_cmp`] without repeated keys.
 #[inline]
 fn lookup(map: &[(Num, u64)], v: Num) -> Option<u64> {
-    map.iter().find(|(k, _)| same_value(*k, v)).map(|(_, o)| *o)
+    map.binary_search_by(|(k, _)| key_cmp(*k, v))
+        .ok()
+        .and_then(|i| map.get(i))
+        .map(|(_, o)| *o)
 }
 
 impl CastValue {
@@ -388,5 +451,81 @@ impl CastValue {
     /// Decodes an in-memory buffer of `to` into `out` (a buffer of `from`).
     pub fn decode(&self, input: &[u8], out: &mut [u8]) -> Result<()> {
         self.run(false, input, out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::parse;
+
+    fn bind(config: &str, from: DataType) -> (CastValue, Report) {
+        let mut r = Report::default();
+        let cfg = parse(config).unwrap();
+        let (cv, _) = CastValue::parse(Some(&cfg), "/codecs/0", from, &mut r);
+        (cv.unwrap(), r)
+    }
+
+    /// Keys compare numerically (-0 = 0, every NaN alike); the first entry of a key wins and every
+    /// later one is a `duplicate_key` warning at its own place, in document order.
+    #[test]
+    fn scalar_map_first_entry_wins_and_duplicates_are_reported_in_order() {
+        let (cv, r) = bind(
+            r#"{"data_type":"int8","scalar_map":{"encode":[[1.0,10],["NaN",20],[-0.0,30],[1,40],[0.0,50],["0x7fc00001",60],[2.5,70]]}}"#,
+            DataType::Float32,
+        );
+        let f = |x: f32| u64::from(x.to_bits());
+        assert_eq!(cv.encode_value(f(1.0)).unwrap(), 10);
+        assert_eq!(cv.encode_value(f(f32::NAN)).unwrap(), 20);
+        assert_eq!(cv.encode_value(f(-f32::NAN)).unwrap() & 0xff, 20);
+        assert_eq!(cv.encode_value(f(0.0)).unwrap(), 30);
+        assert_eq!(cv.encode_value(f(-0.0)).unwrap(), 30);
+        assert_eq!(cv.encode_value(f(2.5)).unwrap(), 70);
+        assert_eq!(cv.encode_value(f(3.0)).unwrap(), 3);
+        let dups: Vec<&str> = r
+            .warnings
+            .iter()
+            .filter(|w| w.code == "duplicate_key")
+            .map(|w| w.path.as_str())
+            .collect();
+        assert_eq!(
+            dups,
+            [
+                "/codecs/0/configuration/scalar_map/encode/3/0",
+                "/codecs/0/configuration/scalar_map/encode/4/0",
+                "/codecs/0/configuration/scalar_map/encode/5/0",
+            ]
+        );
+    }
+
+    /// A map of 200,000 entries (half of them repeats) binds and looks up in O(n log n), not
+    /// O(n^2): hostile metadata cannot make binding or decoding hang.
+    #[test]
+    fn huge_scalar_map_binds_fast() {
+        let n = 100_000i64;
+        let mut items: Vec<String> = (0..n).map(|i| format!("[{},{}]", 3 * i, -i)).collect();
+        items.extend((0..n).map(|i| format!("[{},{}]", 3 * (n - 1 - i), 7)));
+        let text = format!(
+            r#"{{"data_type":"int32","scalar_map":{{"encode":[{}]}}}}"#,
+            items.join(",")
+        );
+        // (Quadratic duplicate detection took minutes here: 2 * 10^10 comparisons.)
+        let (cv, r) = bind(&text, DataType::Int32);
+        for i in [0, 1, 2, 3, 299_997, 299_998] {
+            let want = if i % 3 == 0 { -(i / 3) } else { i };
+            assert_eq!(
+                cv.encode_value(i as u64).unwrap() as u32 as i32,
+                want,
+                "{i}"
+            );
+        }
+        let dups: Vec<_> = r
+            .warnings
+            .iter()
+            .filter(|w| w.code == "duplicate_key")
+            .collect();
+        assert_eq!(dups.len(), MAX_DUPLICATE_WARNINGS + 1);
+        let more = format!("{} more entries", n as usize - MAX_DUPLICATE_WARNINGS);
+        assert!(dups[MAX_DUPLICATE_WARNINGS].message.starts_with(&more));
     }
 }
