@@ -104,22 +104,29 @@ fn parse_map(
     // Sorted by key (ties by position), so that duplicates are found in O(n log n) and lookups
     // are a binary search: a map of a million entries is no hang. The first entry of a key wins.
     let mut order: Vec<usize> = (0..entries.len()).collect();
-    order.sort_by(|&a, &b| match (entries.get(a), entries.get(b)) {
+    order.sort_unstable_by(|&a, &b| match (entries.get(a), entries.get(b)) {
         (Some(x), Some(y)) => key_cmp(x.0, y.0).then(a.cmp(&b)),
         _ => a.cmp(&b),
     });
     let mut out: Vec<(Num, u64)> = Vec::with_capacity(entries.len());
-    let mut dups: Vec<usize> = Vec::new();
+    let mut repeated = vec![false; entries.len()];
     for &i in &order {
         let Some(&(key, vb, _, _)) = entries.get(i) else {
             continue;
         };
         match out.last() {
-            Some(&(prev, _)) if same_value(prev, key) => dups.push(i),
+            Some(&(prev, _)) if same_value(prev, key) => {
+                if let Some(r) = repeated.get_mut(i) {
+                    *r = true;
+                }
+            }
             _ => out.push((key, vb)),
         }
     }
-    dups.sort_unstable();
+    // In document order (no second sort: each sort instantiation costs kilobytes of wasm).
+    let dups: Vec<usize> = (0..entries.len())
+        .filter(|&i| repeated.get(i) == Some(&true))
+        .collect();
     // One warning per repeated key up to a bound, then one for the rest (showing a float key
     // takes an exact decimal conversion; hostile metadata may repeat a key a million times).
     for &i in dups.iter().take(MAX_DUPLICATE_WARNINGS) {
