@@ -13,25 +13,10 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+import { ARGS, CHROMIUM, flag, opt } from './cli.mjs';
 import { runAlloc } from './alloc-core.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-function opt(name, dflt) {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : dflt;
-}
-const flag = (name) => process.argv.includes(name);
 const sizes = opt('--sizes', '65536,1048576,4194304').split(',').map(Number);
 const samples = Number(opt('--samples', '9'));
 const only = opt('--only', null);

@@ -715,16 +715,6 @@ impl Chain {
             return self.array.encode_into(data, out);
         }
         let v = self.bytes.encode(&self.array.encode(data)?);
-        if out.len() != v.len() {
-            return Err(Error::new(
-                ErrorCode::LengthMismatch,
-                format!(
-                    "the output has {} bytes; the encoded chunk has {}",
-                    out.len(),
-                    v.len()
-                ),
-            ));
-        }
         copy_exact(out, &v, "the encoded chunk")
     }
     /// Decodes a chunk's stored bytes into `out` (in-memory data of the decoded type).

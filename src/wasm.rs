@@ -253,6 +253,17 @@ fn check_out(out: &Uint8Array, n: usize, dtype: crate::DataType) -> CrateResult<
     Ok(())
 }
 
+/// The caller's output (checked to hold exactly `n` elements of `dtype`) or a new one.
+fn output(out: Option<&Uint8Array>, n: usize, dtype: crate::DataType) -> CrateResult<Uint8Array> {
+    match out {
+        Some(o) => {
+            check_out(o, n, dtype)?;
+            Ok(o.clone())
+        }
+        None => new_js_bytes(n, dtype.size()),
+    }
+}
+
 fn chunk_decode(
     metadata: &str,
     data: &Uint8Array,
@@ -261,13 +272,7 @@ fn chunk_decode(
     let m = chunk_meta(metadata)?;
     let (enc, dec) = (m.chain.encoded_dtype(), m.dtype);
     crate::check_chunk_len("the stored chunk", data.length() as usize, m.chunk_len, enc)?;
-    let out = match out {
-        Some(o) => {
-            check_out(o, m.chunk_len, dec)?;
-            o.clone()
-        }
-        None => new_js_bytes(m.chunk_len, dec.size())?,
-    };
+    let out = output(out, m.chunk_len, dec)?;
     stream(data, enc.size(), &out, dec.size(), &|i, o| {
         m.chain.decode_into(i, o)
     })?;
@@ -283,13 +288,7 @@ fn array_decode(
     let c = array_chain(codecs, data_type)?;
     let (enc, dec) = (c.encoded_dtype(), c.decoded_dtype());
     let n = data.length() as usize / enc.size();
-    let out = match out {
-        Some(o) => {
-            check_out(o, n, dec)?;
-            o.clone()
-        }
-        None => new_js_bytes(n, dec.size())?,
-    };
+    let out = output(out, n, dec)?;
     stream(data, enc.size(), &out, dec.size(), &|i, o| {
         c.decode_into(i, o)
     })?;
@@ -329,13 +328,7 @@ fn chunk_encode(
         m.chunk_len,
         dec,
     )?;
-    let out = match out {
-        Some(o) => {
-            check_out(o, m.chunk_len, enc)?;
-            o.clone()
-        }
-        None => new_js_bytes(m.chunk_len, enc.size())?,
-    };
+    let out = output(out, m.chunk_len, enc)?;
     stream(data, dec.size(), &out, enc.size(), &|i, o| {
         m.chain.encode_into(i, o)
     })?;
