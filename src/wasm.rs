@@ -20,39 +20,13 @@ fn to_js(e: Error) -> JsValue {
     err.into()
 }
 
-/// Encodes in-memory values of `data_type` through array->array `codecs` (JSON text).
-#[wasm_bindgen(js_name = encodeArray)]
-pub fn encode_array(codecs: &str, data_type: &str, data: &[u8]) -> Result<Vec<u8>, JsValue> {
-    crate::encode(codecs, data_type, data)
-        .map(|(_, v)| v)
-        .map_err(to_js)
-}
-
-/// Decodes in-memory values of the encoded data type back to `data_type`.
-#[wasm_bindgen(js_name = decodeArray)]
-pub fn decode_array(codecs: &str, data_type: &str, data: &[u8]) -> Result<Vec<u8>, JsValue> {
-    crate::decode(codecs, data_type, data).map_err(to_js)
-}
-
-/// The canonical name of the data type that `encodeArray` produces.
+/// The canonical name of the data type that `encodeArrayJs` produces.
 #[wasm_bindgen(js_name = encodedDataType)]
 pub fn encoded_data_type(codecs: &str, data_type: &str) -> Result<String, JsValue> {
     // The bound chain is cached: decode/encode in JS ask for it before every call.
     array_chain(codecs, data_type)
         .map(|c| c.encoded_dtype().name().to_string())
         .map_err(to_js)
-}
-
-/// Encodes a whole chunk of a zarr.json array (JSON text) to stored bytes.
-#[wasm_bindgen(js_name = encodeChunk)]
-pub fn encode_chunk(metadata: &str, data: &[u8]) -> Result<Vec<u8>, JsValue> {
-    crate::encode_chunk(metadata, data).map_err(to_js)
-}
-
-/// Decodes a whole stored chunk of a zarr.json array (JSON text) to in-memory bytes.
-#[wasm_bindgen(js_name = decodeChunk)]
-pub fn decode_chunk(metadata: &str, data: &[u8]) -> Result<Vec<u8>, JsValue> {
-    crate::decode_chunk(metadata, data).map_err(to_js)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -295,8 +269,8 @@ fn array_decode(
     Ok(out)
 }
 
-/// Like `decodeChunk`, from a JS `Uint8Array` to a new JS `Uint8Array` (bound chains cached,
-/// data streamed in tiles).
+/// Decodes a stored chunk of a zarr.json array (JSON text), from a JS `Uint8Array` to a new JS
+/// `Uint8Array` (bound chains cached, data streamed in tiles).
 #[wasm_bindgen(js_name = decodeChunkJs)]
 pub fn decode_chunk_js(metadata: &str, data: &Uint8Array) -> Result<Uint8Array, JsValue> {
     chunk_decode(metadata, data, None).map_err(to_js)
@@ -335,7 +309,8 @@ fn chunk_encode(
     Ok(out)
 }
 
-/// Like `encodeChunk`, from a JS `Uint8Array` to a new JS `Uint8Array`.
+/// Encodes a chunk of a zarr.json array (JSON text), from a JS `Uint8Array` of in-memory values
+/// to a new JS `Uint8Array` of stored bytes.
 #[wasm_bindgen(js_name = encodeChunkJs)]
 pub fn encode_chunk_js(metadata: &str, data: &Uint8Array) -> Result<Uint8Array, JsValue> {
     chunk_encode(metadata, data, None).map_err(to_js)
@@ -373,16 +348,6 @@ pub fn chunk_layout(metadata: &str) -> Result<Vec<u32>, JsValue> {
     ])
 }
 
-/// Like `decodeArray`, from a JS `Uint8Array` to a new JS `Uint8Array`.
-#[wasm_bindgen(js_name = decodeArrayJs)]
-pub fn decode_array_js(
-    codecs: &str,
-    data_type: &str,
-    data: &Uint8Array,
-) -> Result<Uint8Array, JsValue> {
-    array_decode(codecs, data_type, data, None).map_err(to_js)
-}
-
 /// Decodes into `out`, the bytes of a caller-supplied typed array of `data_type` with as many
 /// elements as `data`.
 #[wasm_bindgen(js_name = decodeArrayInto)]
@@ -397,7 +362,8 @@ pub fn decode_array_into(
         .map_err(to_js)
 }
 
-/// Like `encodeArray`, from a JS `Uint8Array` to a new JS `Uint8Array`.
+/// Encodes in-memory values of `data_type` through array->array `codecs` (JSON text), from a JS
+/// `Uint8Array` to a new JS `Uint8Array` of the encoded data type.
 #[wasm_bindgen(js_name = encodeArrayJs)]
 pub fn encode_array_js(
     codecs: &str,

@@ -104,7 +104,7 @@ fn parse_map(
     // Sorted by key (ties by position), so that duplicates are found in O(n log n) and lookups
     // are a binary search: a map of a million entries is no hang. The first entry of a key wins.
     let mut order: Vec<usize> = (0..entries.len()).collect();
-    order.sort_unstable_by(|&a, &b| match (entries.get(a), entries.get(b)) {
+    crate::json::sort_indices(&mut order, &|a, b| match (entries.get(a), entries.get(b)) {
         (Some(x), Some(y)) => key_cmp(x.0, y.0).then(a.cmp(&b)),
         _ => a.cmp(&b),
     });

@@ -8,6 +8,7 @@ use crate::codec::cast::{show, show_f64};
 use crate::codec::scalar;
 use crate::dtype::{DataType, Kind};
 use crate::error::{Error, ErrorCode, Report, Result};
+use crate::json::text::int_text;
 use crate::json::Quoted;
 use crate::json::{pointer_push, Json};
 use crate::kernels::arith::{
@@ -435,7 +436,12 @@ fn int_scale(
             if v.checked_rem(scale) != Some(0) {
                 return Err(Fail(
                     ErrorCode::NotRepresentable,
-                    format!("{what} = {v} / {scale} is not an integer, so it is not representable in {}", dtype_name(fmt)),
+                    format!(
+                        "{what} = {} / {} is not an integer, so it is not representable in {}",
+                        int_text(v),
+                        int_text(scale),
+                        dtype_name(fmt)
+                    ),
                 ));
             }
             int_step(fmt, v.checked_div(scale), what)

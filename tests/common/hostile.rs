@@ -7,7 +7,8 @@
 #![allow(dead_code)]
 
 use wasm_bindgen::{JsCast, JsValue};
-use zarr_scale_offset::wasm as w;
+#[path = "w.rs"]
+mod w;
 
 /// The `.code` values the README documents.
 pub const CODES: [&str; 9] = [

@@ -9,7 +9,8 @@
 #![allow(dead_code)]
 
 use wasm_bindgen::{JsCast, JsValue};
-use zarr_scale_offset::wasm as w;
+#[path = "w.rs"]
+mod w;
 
 /// How the in-memory bytes of a data type map to numbers, for the test's own reference values.
 #[derive(Clone, Copy)]
