@@ -173,3 +173,7 @@ pub fn from_fixed_scale_offset(config: &str, array_data_type: Option<&str>) -> R
             .to_json_string(),
     )
 }
+
+#[cfg(all(target_family = "wasm", not(target_feature = "atomics")))]
+#[global_allocator]
+static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
