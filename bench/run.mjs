@@ -16,6 +16,7 @@ import path from 'node:path';
 
 import { ARGS, CHROMIUM, flag, opt } from './cli.mjs';
 import { runBench } from './core.mjs';
+import { checks, COLUMNS, sizeName } from './report.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -24,85 +25,12 @@ const only = opt('--only', null);
 const samples = Number(opt('--samples', '9'));
 const jsonPath = path.resolve(ROOT, opt('--json', 'artifacts/bench.json'));
 
-const fmtRate = (v) => (v === null || v === undefined ? '—' : v >= 100 ? v.toFixed(0) : v.toFixed(1));
-const fmtRatio = (a, b) => (a == null || b == null ? '—' : `${(a / b).toFixed(a / b >= 10 ? 1 : 2)}×`);
-const sizeName = (n) => (n >= 1048576 ? `${n / 1048576} Mi` : `${n / 1024} Ki`);
-
 function table(rows) {
-  const head = [
-    'chain',
-    'n',
-    'decode',
-    'decodeInto',
-    'encode',
-    'zarrita',
-    'JS loop',
-    'memcpy',
-    'new+fill',
-    'dec/zarrita',
-    'into/zarrita',
-    'dec/memcpy',
-    'into/memcpy',
-    'enc/zarrita',
-  ];
-  const lines = rows.map((r) => {
-    const m = r.melemsPerSec;
-    const base = m.zarrita ?? null;
-    return [
-      r.id,
-      sizeName(r.n),
-      fmtRate(m.decode),
-      fmtRate(m.decodeInto),
-      fmtRate(m.encode),
-      fmtRate(m.zarrita),
-      fmtRate(m.jsLoop),
-      fmtRate(m.memcpy),
-      fmtRate(m.freshFill),
-      fmtRatio(m.decode, base),
-      fmtRatio(m.decodeInto, base),
-      fmtRatio(m.decode, m.memcpy),
-      fmtRatio(m.decodeInto, m.memcpy),
-      fmtRatio(m.encode, base),
-    ];
-  });
+  const head = COLUMNS.map(([h]) => h);
+  const lines = rows.map((r) => COLUMNS.map(([, cell]) => cell(r)));
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => String(l[i]).length)));
   const fmtLine = (l) => l.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
   return [fmtLine(head), fmtLine(widths.map((w) => '-'.repeat(w))), ...lines.map(fmtLine)].join('\n');
-}
-
-// The targets of issue 5, checked against one environment's rows: decode of the float32 <- uint16
-// chain at 4 Mi elements >= 5x zarrita and >= 0.25x memcpy, every other row >= 3x zarrita, encode
-// >= 3x zarrita's decode. `decode` (a new typed array per call) and `decodeInto` (a reused one)
-// are checked separately. Rows zarrita has no codecs for have no target: their ratios to the
-// plain JS loop are printed for information.
-function checks(rows) {
-  const out = [];
-  const mark = (ok) => (ok ? 'ok  ' : 'FAIL');
-  for (const r of rows) {
-    const m = r.melemsPerSec;
-    const where = `${r.id} ${sizeName(r.n)}`;
-    if (m.zarrita == null) {
-      out.push(
-        `info ${where}: no zarrita codec; vs the JS loop: decode ${fmtRatio(m.decode, m.jsLoop)}, ` +
-          `decodeInto ${fmtRatio(m.decodeInto, m.jsLoop)}, encode ${fmtRatio(m.encode, m.jsLoop)}`,
-      );
-      continue;
-    }
-    const key = r.id === 'f32<-u16' && r.n === 4194304;
-    const need = key ? 5 : 3;
-    for (const k of ['decode', 'decodeInto']) {
-      if (m[k] == null) continue;
-      const ratio = m[k] / m.zarrita;
-      let line = `${mark(ratio >= need)} ${where}: ${k} ${fmtRatio(m[k], m.zarrita)} zarrita (>= ${need}×)`;
-      if (key) {
-        const c = m[k] / m.memcpy;
-        line = `${mark(ratio >= need && c >= 0.25)} ${where}: ${k} ${fmtRatio(m[k], m.zarrita)} zarrita (>= 5×), ${fmtRatio(m[k], m.memcpy)} memcpy (>= 0.25×)`;
-      }
-      out.push(line);
-    }
-    out.push(`${mark(m.encode / m.zarrita >= 3)} ${where}: encode ${fmtRatio(m.encode, m.zarrita)} zarrita's decode (>= 3×)`);
-  }
-  return out;
 }
 
 function report(envName, result) {
@@ -111,7 +39,8 @@ function report(envName, result) {
   const notes = result.rows.flatMap((r) => r.notes.map((n) => `  note: ${r.id} ${sizeName(r.n)}: ${n}`));
   if (notes.length) console.log(notes.join('\n'));
   console.log(`\n--- ${envName}: targets (issue 5)`);
-  console.log(checks(result.rows).join('\n'));
+  const mark = (ok) => (ok === null ? 'info' : ok ? 'ok  ' : 'FAIL');
+  console.log(checks(result.rows).map((c) => `${mark(c.ok)} ${c.text}`).join('\n'));
 }
 
 async function runNode() {

@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+// Markdown tables from a bench JSON report (artifacts/bench.json by default), so that the numbers
+// in README.md and docs/PERFORMANCE.md are pasted from a run, never typed:
+//
+//   node bench/markdown.mjs [--json path] readme   # 4 Mi ratios, both runtimes, target summary
+//   node bench/markdown.mjs [--json path] docs     # every row, one table per runtime
+
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { opt } from './cli.mjs';
+import { checks, COLUMNS, fmtRatio, isKeyRow, sizeName } from './report.mjs';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const report = JSON.parse(readFileSync(path.resolve(ROOT, opt('--json', 'artifacts/bench.json')), 'utf8'));
+const envs = Object.values(report.results);
+const mdRow = (cells) => `| ${cells.join(' | ')} |`;
+
+function docs() {
+  const out = [];
+  for (const e of envs) {
+    out.push(`**${e.env.runtime}** (M elements/s)`, '');
+    out.push(mdRow(COLUMNS.map(([h]) => h.replace('dec/', 'decode ÷ ').replace('into/', 'decodeInto ÷ ').replace('enc/', 'encode ÷ '))));
+    out.push(mdRow(COLUMNS.map((_, i) => (i === 0 ? '---' : '---:'))));
+    for (const r of e.rows) out.push(mdRow(COLUMNS.map(([, cell]) => cell(r))));
+    out.push('');
+  }
+  return out;
+}
+
+function readme() {
+  const n = Math.max(...report.sizes);
+  const ratio = (r, k) => (r ? fmtRatio(r.melemsPerSec[k], r.melemsPerSec.zarrita ?? r.melemsPerSec.jsLoop) : '—');
+  const head = ['chain', ...envs.flatMap((e) => ['decode', 'decodeInto', 'encode'].map((k) => `${e.env.runtime.split(' ')[0]} ${k}`))];
+  const out = [mdRow(head), mdRow(head.map((_, i) => (i === 0 ? '---' : '---:')))];
+  const ids = [...new Set(envs.flatMap((e) => e.rows.map((r) => r.id)))];
+  for (const id of ids) {
+    const rows = envs.map((e) => e.rows.find((r) => r.id === id && r.n === n));
+    const vsJs = rows.some((r) => r && r.melemsPerSec.zarrita == null);
+    out.push(mdRow([`${id}${vsJs ? ' (vs JS loop)' : ''}`, ...rows.flatMap((r) => ['decode', 'decodeInto', 'encode'].map((k) => ratio(r, k)))]));
+  }
+  out.push('');
+  for (const e of envs) {
+    const key = e.rows.find(isKeyRow);
+    const cs = checks(e.rows).filter((c) => c.ok !== null);
+    const miss = cs.filter((c) => !c.ok).map((c) => c.text);
+    const memcpy = key ? `; float32 ← uint16 at ${sizeName(key.n)}: decode ${fmtRatio(key.melemsPerSec.decode, key.melemsPerSec.memcpy)} and decodeInto ${fmtRatio(key.melemsPerSec.decodeInto, key.melemsPerSec.memcpy)} of memcpy` : '';
+    out.push(`- ${e.env.runtime}: ${cs.length - miss.length} of ${cs.length} target checks pass${memcpy}.${miss.length ? ` Misses: ${miss.join('; ')}.` : ''}`);
+  }
+  return out;
+}
+
+const args = process.argv.slice(2);
+const what = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--json');
+if (what !== 'readme' && what !== 'docs') {
+  console.error('usage: node bench/markdown.mjs [--json path] readme|docs');
+  process.exit(2);
+}
+console.log((what === 'readme' ? readme() : docs()).join('\n'));
