@@ -57,7 +57,8 @@ function fail(message) {
  * @returns {Uint8Array} a new array of `size` bytes
  */
 export function lzmaDecode(input, size, lc, lp, pb) {
-  if (!(lc >= 0 && lc <= 8 && lp >= 0 && lp <= 4 && pb >= 0 && pb <= 4)) {
+  // x >>> 0 === x: a non-negative integer.
+  if (!(lc >>> 0 === lc && lc <= 8 && lp >>> 0 === lp && lp <= 4 && pb >>> 0 === pb && pb <= 4)) {
     throw fail(`unsupported properties lc=${lc} lp=${lp} pb=${pb}`);
   }
   if (!(size >= 0 && size <= 0x7fffffff && Number.isInteger(size))) throw fail(`invalid output size ${size}`);

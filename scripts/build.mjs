@@ -138,7 +138,7 @@ async function main() {
   // 3b. inlined wasm: LZMA-compressed, then base64. The npm tarball is gzip, which cannot compress
   // base64 of the raw module well (6-bit symbols misalign its matches) but stores base64 of
   // compressed data at about its binary size; LZMA makes that ~19 % smaller than raw DEFLATE did.
-  // The decoder (js/lzma.js, ~1.3 KB gzip) is inlined next to the data, so the module is unpacked
+  // The decoder (js/lzma.js, ~1.4 KB gzip) is inlined next to the data, so the module is unpacked
   // synchronously with no DecompressionStream and no extra file to resolve.
   const dict = Math.max(4096, wasmBytes.length);
   let best = null;

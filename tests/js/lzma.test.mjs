@@ -208,6 +208,8 @@ test('wrong sizes, trailing data and invalid arguments throw code internal', () 
   assertCorrupt(() => lzmaDecode(packed, data.length, 9, 0, 2), /unsupported properties lc=9/, 'lc 9');
   assertCorrupt(() => lzmaDecode(packed, data.length, 3, 5, 2), /unsupported properties/, 'lp 5');
   assertCorrupt(() => lzmaDecode(packed, data.length, 3, 0, 5), /unsupported properties/, 'pb 5');
+  assertCorrupt(() => lzmaDecode(packed, data.length, 2.5, 0, 2), /unsupported properties/, 'lc 2.5');
+  assertCorrupt(() => lzmaDecode(packed, data.length, 3, -1, 2), /unsupported properties/, 'lp -1');
   assertCorrupt(() => lzmaDecode(packed, -1, 3, 0, 2), /invalid output size -1/, 'size -1');
   assertCorrupt(() => lzmaDecode(packed, 1.5, 3, 0, 2), /invalid output size/, 'size 1.5');
   assertCorrupt(() => lzmaDecode(packed.subarray(0, 4), data.length, 3, 0, 2), /truncated: 4 bytes/, '4 bytes');
