@@ -194,9 +194,7 @@ export type ErrorCode =
   | 'invalid_data'
   | 'read_only'
   | 'not_ready'
-  /** `ready()`: the runtime has no `DecompressionStream` (needed to unpack the module). */
-  | 'unsupported_runtime'
-  /** A bug in this package (please report it). */
+  /** A bug in this package (please report it), e.g. `ready()` finding its inlined module corrupt. */
   | 'internal';
 
 /** Every error this package throws is an `Error` with a string `code`. */

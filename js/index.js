@@ -5,8 +5,8 @@
 // into typed arrays. Every codec rule lives in the Rust core (src/).
 //
 // `npm run build` copies this file to dist/index.js, next to the wasm-bindgen glue
-// (dist/zarr_scale_offset.js) and the module with the .wasm inlined (DEFLATE, base64)
-// (dist/zarr_scale_offset_wasm.js). Nothing needs to be fetched or configured at run time.
+// (dist/zarr_scale_offset.js) and the module with the .wasm inlined (LZMA, base64, with its
+// decoder) (dist/zarr_scale_offset_wasm.js). Nothing needs to be fetched or configured at run time.
 
 import initWasm, * as wasm from './zarr_scale_offset.js';
 import { wasmBytes } from './zarr_scale_offset_wasm.js';

@@ -6,6 +6,7 @@
 #   * wasm-bindgen-cli at exactly the `wasm-bindgen` version in Cargo.lock (wasm-pack --mode
 #     no-install refuses any other version)
 #   * wasm-pack 0.15.1
+#   * apt xz-utils (only as root; scripts/build.mjs compresses the inlined .wasm with `xz`)
 #   * apt chromium + chromium-driver (only as root; for the headless-Chromium tests)
 #   * npm ci (binaryen 132.0.0 = wasm-opt, playwright-core 1.65.1) when node_modules is missing or
 #     older than package-lock.json
@@ -63,6 +64,19 @@ else
   cargo install wasm-pack --version "=$WASM_PACK_VERSION" --force --locked
 fi
 
+# --- xz (scripts/build.mjs: the inlined WebAssembly module is LZMA-compressed with it) ---------
+if command -v xz >/dev/null; then
+  say "xz: present"
+elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  say "apt-get install xz-utils"
+  apt-get update -q
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends xz-utils
+else
+  echo "setup: xz is missing and this is not root: install it with" >&2
+  echo "       sudo apt-get install xz-utils" >&2
+  exit 1
+fi
+
 # --- Chromium (for wasm-pack test --headless --chrome and the Playwright demo test) -----------
 if [ "$NO_BROWSER" = 1 ]; then
   say "chromium: skipped (--no-browser)"
@@ -91,5 +105,5 @@ else
 fi
 
 say "versions: $(rustc --version | awk '{print $1, $2}'), $(wasm-bindgen --version), $(wasm-pack --version), \
-node $(node --version), wasm-opt $(node_modules/.bin/wasm-opt --version | awk '{print $3}'), \
+node $(node --version), $(xz --version | head -n1), wasm-opt $(node_modules/.bin/wasm-opt --version | awk '{print $3}'), \
 $(chromium --version 2>/dev/null | head -n1 || true), chromedriver $(chromedriver --version 2>/dev/null | awk '{print $2}' || true)"
