@@ -76,7 +76,7 @@ export async function report(root = ROOT) {
   const lines = [];
   lines.push('WebAssembly module: separate .wasm vs inlined (raw LZMA1 as base64 + the decoder; what zero configuration costs)');
   lines.push(`  ${''.padEnd(40)} ${'raw B'.padStart(9)} ${'gzip -9 B'.padStart(10)} ${'brotli B'.padStart(9)}`);
-  lines.push(`  ${'.wasm file (wasm-opt -O3, not shipped)'.padEnd(40)} ${n(w.separate.raw)} ${n(w.separate.gzip).padStart(10)} ${n(w.separate.brotli)}`);
+  lines.push(`  ${'.wasm file (wasm-opt -Oz, not shipped)'.padEnd(40)} ${n(w.separate.raw)} ${n(w.separate.gzip).padStart(10)} ${n(w.separate.brotli)}`);
   lines.push(`  ${'dist/zarr_scale_offset_wasm.js (inlined)'.padEnd(40)} ${n(w.inlined.raw)} ${n(w.inlined.gzip).padStart(10)} ${n(w.inlined.brotli)}`);
   const pct = (a, b) => { const v = ((a - b) / b) * 100; return `${v >= 0 ? "+" : ""}${v.toFixed(0)} %`; };
   lines.push(`  ${'inlining costs'.padEnd(40)} ${n(w.inlined.raw - w.separate.raw)} ${n(w.inlined.gzip - w.separate.gzip).padStart(10)} ${n(w.inlined.brotli - w.separate.brotli)}   (${pct(w.inlined.raw, w.separate.raw)} raw, ${pct(w.inlined.gzip, w.separate.gzip)} gzip, ${pct(w.inlined.brotli, w.separate.brotli)} brotli)`);

@@ -144,6 +144,16 @@ fn int64_overflow_is_an_error_not_a_wrap() {
         "{}",
         e.message
     );
+    // The exact product, 2^64, beyond u64 and printed in full (messages format i128 values
+    // digit by digit, not through core's 128-bit formatting).
+    assert!(
+        e.message.contains(
+            "= 18446744073709551616 is outside the range of int64 \
+             [-9223372036854775808, 9223372036854775807]"
+        ),
+        "{}",
+        e.message
+    );
     // INT64_MIN / -1 overflows int64: zarr-python returns INT64_MIN.
     let c = r#"{"name":"scale_offset","configuration":{"scale":-1}}"#;
     assert_eq!(

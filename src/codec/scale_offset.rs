@@ -460,10 +460,11 @@ fn int_step(fmt: IntFormat, v: Option<i128>, what: &str) -> std::result::Result<
         Some(v) => Err(Fail(
             ErrorCode::OutOfRange,
             format!(
-                "{what} = {v} is outside the range of {} [{}, {}]",
+                "{what} = {} is outside the range of {} [{}, {}]",
+                int_text(v),
                 dtype_name(fmt),
-                fmt.min(),
-                fmt.max()
+                int_text(fmt.min()),
+                int_text(fmt.max())
             ),
         )),
         None => Err(Fail(

@@ -159,8 +159,8 @@ impl Cx<'_> {
                 IntValue::Value(x) if f.contains(x) => Ok(x),
                 IntValue::Value(_) | IntValue::TooLarge => Err(self.err(format_args!(
                     "{shown} is out of range for {dt} ({} to {})",
-                    f.min(),
-                    f.max()
+                    int_text(f.min()),
+                    int_text(f.max())
                 ))),
                 IntValue::NotInteger => {
                     Err(self.err(format_args!("{shown} is not an integer; {}", must())))
@@ -173,9 +173,12 @@ impl Cx<'_> {
                     return Err(self.err(format_args!("{shown} is not a valid JSON number")));
                 };
                 let x = value(&d)?;
-                let lenient = d
-                    .frac_or_exp
-                    .then(|| format!("integral float {t} for an integer data type; write {x}"));
+                let lenient = d.frac_or_exp.then(|| {
+                    format!(
+                        "integral float {t} for an integer data type; write {}",
+                        int_text(x)
+                    )
+                });
                 Ok(Scalar {
                     bits: f.to_bits(x),
                     lenient,
@@ -200,7 +203,10 @@ impl Cx<'_> {
                 let x = value(&d)?;
                 Ok(Scalar {
                     bits: f.to_bits(x),
-                    lenient: Some(format!("integer as a string {shown}; write {x}")),
+                    lenient: Some(format!(
+                        "integer as a string {shown}; write {}",
+                        int_text(x)
+                    )),
                 })
             }
             other => Err(self.err(format_args!(
@@ -387,6 +393,23 @@ mod tests {
     use std::time::{Duration, Instant};
 
     const PTR: &str = "/fill_value";
+
+    #[test]
+    fn int_text_writes_every_i128() {
+        for v in [
+            0,
+            -1,
+            7,
+            -10,
+            i128::from(u64::MAX),
+            i128::from(u64::MAX) + 1,
+            -i128::from(u64::MAX) - 1,
+            i128::MAX,
+            i128::MIN,
+        ] {
+            assert_eq!(int_text(v), format!("{v}"));
+        }
+    }
 
     fn p(dt: DataType, text: &str) -> Result<Scalar> {
         parse_scalar_text(dt, text, PTR)
