@@ -41,8 +41,16 @@ use crate::error::Result;
 /// redo with the reference, large enough to amortise the call.
 pub const BLOCK: usize = 256;
 
-/// A fixed-size little-endian element of an in-memory buffer.
-pub trait Elem: Copy + PartialEq + 'static {
+/// Seals [`Elem`]: only this module's primitive types implement it, so `SIZE` is never 0 (the
+/// kernels split buffers with `chunks_exact(SIZE)`, which panics on 0) and `load`/`store` always
+/// get exactly `SIZE` bytes.
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A fixed-size little-endian element of an in-memory buffer (sealed: implemented for the
+/// primitive integer and float types only).
+pub trait Elem: sealed::Sealed + Copy + PartialEq + 'static {
     /// Bytes per element.
     const SIZE: usize;
     /// Reads one element from exactly `SIZE` bytes (every caller passes a `chunks_exact(SIZE)`
@@ -62,6 +70,7 @@ pub trait Elem: Copy + PartialEq + 'static {
 
 macro_rules! elem {
     ($($t:ty),*) => {$(
+        impl sealed::Sealed for $t {}
         impl Elem for $t {
             const SIZE: usize = std::mem::size_of::<$t>();
             #[inline(always)]
