@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm run sizes` (after `npm run build`): what the package costs.
+// `npm run sizes` (after `npm run build`): what the package costs (`--markdown`: the per-file
+// table of README.md "Size").
 //
 //   - the WebAssembly module as a separate .wasm file vs inlined as base64 in
 //     dist/zarr_scale_offset_wasm.js (raw, gzip -9, brotli), i.e. what zero configuration costs;
@@ -86,9 +87,34 @@ export async function report(root = ROOT) {
   return { lines, wasm: w, pack: p };
 }
 
+/** What each packed file costs under gzip -9 (the tarball is one gzip stream, so these add up
+ * to about its size), as the Markdown table of README.md "Size". */
+export function markdown(r, root = ROOT) {
+  const what = {
+    'dist/zarr_scale_offset_wasm.js': `the module (${r.wasm.moduleBytes.toLocaleString('en-US')} B) as base64 of LZMA, and its decoder`,
+    'dist/zarr_scale_offset.js': 'wasm-bindgen glue (minified)',
+    'dist/index.js': 'the entry (minified)',
+    'dist/zarrita.js': 'the zarrita adapter (minified)',
+    'dist/index.d.ts': 'types, with doc comments',
+    'dist/zarrita.d.ts': 'types of the adapter',
+    'README.md': 'npm always ships it',
+    'package.json': '',
+  };
+  const rows = r.pack.files.map((f) => {
+    const gz = gzipSync(readFileSync(path.join(root, f.path)), { level: 9 }).length;
+    return `| \`${f.path}\` | ${f.size.toLocaleString('en-US')} | ${gz.toLocaleString('en-US')} | ${what[f.path] ?? ''} |`;
+  });
+  return [
+    '| file | bytes | gzip -9 | what |',
+    '|---|---:|---:|---|',
+    ...rows,
+    `| **\`npm pack\` tarball** | ${r.pack.unpackedSize.toLocaleString('en-US')} | **${r.pack.size.toLocaleString('en-US')}** | |`,
+  ].join('\n');
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   report().then(
-    (r) => console.log(r.lines.join('\n')),
+    (r) => console.log(process.argv.includes('--markdown') ? markdown(r) : r.lines.join('\n')),
     (e) => {
       console.error(e.message);
       process.exit(1);
