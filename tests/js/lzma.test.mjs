@@ -164,6 +164,20 @@ test('the built dist/zarr_scale_offset_wasm.js unpacks to the module', LIMIT, as
   assert.notEqual(a.buffer, b.buffer, 'every call returns a fresh array');
 });
 
+test('dist/zarr_scale_offset_wasm.js without Buffer (the base64 table fallback) unpacks to the module', LIMIT, async (t) => {
+  const dist = path.join(ROOT, 'dist', 'zarr_scale_offset_wasm.js');
+  if (!existsSync(dist) || !existsSync(MODULE)) {
+    t.skip('dist/ or pkg/ is missing (run npm run build)');
+    return;
+  }
+  // Node 20 takes the Buffer path; a module-level `Buffer` shadows the global, as in a browser
+  // without Uint8Array.fromBase64 (which Node 20 lacks too, so the table loop runs).
+  assert.equal(typeof Uint8Array.fromBase64, 'undefined', 'this test expects a Node without Uint8Array.fromBase64');
+  const src = `const Buffer = undefined;\n${readFileSync(dist, 'utf8')}`;
+  const { wasmBytes } = await import(`data:text/javascript,${encodeURIComponent(src)}`);
+  assertSame(await wasmBytes(), new Uint8Array(readFileSync(MODULE)), 'wasmBytes() without Buffer');
+});
+
 test('streams without an end marker (known size), checked with xz -d through a .lzma header', LIMIT, () => {
   const data = mixed();
   for (const [lc, lp, pb] of [[3, 0, 2], [0, 2, 0], [4, 0, 4]]) {
