@@ -339,6 +339,78 @@ pub fn round_to_digits(m: u64, e: i32, n: u32) -> (u64, i64) {
     }
 }
 
+/// The shortest decimal in the interval `[v - below, v + above] × 2^e` (`v > below`; each end
+/// included when its flag in `closed` is set) that `accept` takes: `accept(digits, exp)` for the
+/// value `digits × 10^exp`, with at most 17 significant digits, or `None`.
+///
+/// For `n` = 1, 2, … 17 significant digits, with `p` the `n`-digit truncation of `v` (`p ×
+/// 10^exp <= v < (p + 1) × 10^exp`) and `d` the `n`-digit rounding (half-to-even) of `v`: `d`
+/// if it lies in the interval, otherwise the other one of `p` and `p + 1` if that one does
+/// (not when `d` is the `10^n` of a carry: then the next digit count is tried); the first of
+/// these that `accept` takes. This is the candidate search of [`round_to_digits`] (the nearest
+/// `n`-digit decimal, then its neighbours one unit away) for an interval whose lower half is at
+/// most as long as its upper one, done as one free-format digit generation (Steele & White):
+/// `v`, the two half-widths and `10^k` are scaled to integers once; each digit then costs a few
+/// bignum comparisons and subtractions and three multiplications by 10.
+pub fn shortest_digits<T>(
+    v: u64,
+    e: i32,
+    below: u64,
+    above: u64,
+    closed: (bool, bool),
+    mut accept: impl FnMut(u64, i64) -> Option<T>,
+) -> Option<T> {
+    use Ordering::{Equal, Greater, Less};
+    // v × 2^e / 10^k = r / s, and the half-widths ml / s and mh / s, in the same scale. With
+    // v × 2^e < 2^b2, the decimal exponent of the leading digit is at most b2 log10(2); 78913 /
+    // 2^18 is below log10(2) by less than 1e-6, so k starts at or above that exponent (the + 1
+    // covers the error for b2 > 0), and the loop below brings it down.
+    let b2 = i64::from(64 - v.leading_zeros()) + i64::from(e);
+    let mut k = (b2 * 78913).div_euclid(1 << 18) + 1;
+    let twos = i64::from(e) - k;
+    let mut rm = [v, below, above].map(Big::from_u64);
+    let mut s = [Big::from_u32(1)];
+    Big::scale(&mut rm, (-k).max(0), twos.max(0));
+    Big::scale(&mut s, k.max(0), (-twos).max(0));
+    let [s] = s;
+    while matches!(&rm, [r, ..] if r.compare(&s) == Less) {
+        k -= 1;
+        Big::times10(&mut rm);
+    }
+    let mut t = s.clone();
+    // Now 1 <= r / s < 10.
+    let mut p = 0u64;
+    let mut ten_n = 1u64;
+    for n in 1..=17i64 {
+        let [r, ml, mh] = &mut rm;
+        p = p * 10 + r.sub_while_ge(&s);
+        ten_n *= 10;
+        // v = (p + r / s) × 10^exp; p + 1 is (s - r) / s above v.
+        let exp = k + 1 - n;
+        t.clone_from(&s);
+        t.subtract(r);
+        let inside = |gap: Ordering, closed: bool| gap == Less || (gap == Equal && closed);
+        let lo = inside(r.compare(ml), closed.0);
+        let hi = inside(t.compare(mh), closed.1);
+        let up = match r.compare(&t) {
+            Less => false,
+            Greater => true,
+            Equal => p & 1 == 1,
+        };
+        let pick = match (up, lo, hi) {
+            (false, true, _) | (true, _, true) => Some(p + u64::from(up)),
+            (false, false, true) => Some(p + 1),
+            (true, true, false) if p + 1 < ten_n => Some(p),
+            _ => None,
+        };
+        if let Some(found) = pick.and_then(|d| accept(d, exp)) {
+            return Some(found);
+        }
+        Big::times10(&mut rm);
+    }
+    None
+}
+
 /// A non-negative integer: little-endian 32-bit limbs, no high zero limbs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Big(Vec<u32>);
@@ -346,6 +418,14 @@ struct Big(Vec<u32>);
 impl Big {
     fn from_u32(v: u32) -> Big {
         let mut b = Big(vec![v]);
+        b.trim();
+        b
+    }
+
+    /// (Out of line, as the shortest-digit helpers below: the wasm module stays small.)
+    #[inline(never)]
+    fn from_u64(v: u64) -> Big {
+        let mut b = Big(vec![v as u32, (v >> 32) as u32]);
         b.trim();
         b
     }
@@ -363,6 +443,46 @@ impl Big {
             b.add_small(v);
         }
         b
+    }
+
+    /// Multiplies each by 10 (out of line: the shortest-digit loop stays small in the wasm).
+    #[inline(never)]
+    fn times10(bs: &mut [Big]) {
+        for b in bs {
+            b.mul_small(10);
+        }
+    }
+
+    /// Multiplies each by `5^pow5 × 2^twos`.
+    #[inline(never)]
+    fn scale(bs: &mut [Big], pow5: i64, twos: i64) {
+        for b in bs {
+            b.mul_pow5(pow5.unsigned_abs());
+            b.shl(twos.unsigned_abs());
+        }
+    }
+
+    /// [`Big::cmp_big`], out of line (for the shortest-digit loop, which stays small in the
+    /// wasm module; the parser's division keeps its inlined copy).
+    #[inline(never)]
+    fn compare(&self, o: &Big) -> Ordering {
+        self.cmp_big(o)
+    }
+
+    /// [`Big::sub_assign`], out of line.
+    #[inline(never)]
+    fn subtract(&mut self, o: &Big) {
+        self.sub_assign(o);
+    }
+
+    /// Subtracts `o` while `self >= o`; returns how many times.
+    fn sub_while_ge(&mut self, o: &Big) -> u64 {
+        let mut n = 0;
+        while self.compare(o) != Ordering::Less {
+            self.subtract(o);
+            n += 1;
+        }
+        n
     }
 
     fn trim(&mut self) {
