@@ -442,8 +442,9 @@ mod tests {
         codes
     }
 
-    /// float32 and float64: a fixed-seed sample of 200,000 random codes each, plus the
-    /// boundary codes.
+    /// float32 and float64: a fixed-seed sample of 50,000 random codes each, plus the boundary
+    /// codes (200,000 each passed once; fewer keep `cargo test` under a minute on 2 CPUs, since
+    /// the old reference is slow at the test profile's opt-level 1).
     #[test]
     fn shortest_matches_reference_on_float32_and_float64() {
         let mut rng = Rng(0x2545_f491_4f6c_dd1d);
@@ -451,7 +452,7 @@ mod tests {
             for c in boundary_codes(&f) {
                 same(&f, c);
             }
-            for _ in 0..200_000 {
+            for _ in 0..50_000 {
                 same(&f, rng.next() & f.mask());
             }
         }
