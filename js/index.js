@@ -378,9 +378,11 @@ export function encode(codecs, dataType, data) {
   ensureReady('encode');
   const c = codecsText(codecs);
   const [name, dt] = dataTypeArgs(dataType);
-  const input = bytesIn('encode', data, kindOf(name), name);
-  const outName = wasm.encodedDataType(c, dt);
-  return typedOut(wasm.encodeArrayJs(c, dt, input), kindOf(outName));
+  const inKind = kindOf(name);
+  const input = bytesIn('encode', data, inKind, name);
+  const out = freshArray(kindOf(wasm.encodedDataType(c, dt)), input.byteLength / CONSTRUCTORS[inKind].BYTES_PER_ELEMENT);
+  wasm.encodeArrayInto(c, dt, input, bytesOf(out));
+  return out;
 }
 
 /**

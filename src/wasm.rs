@@ -20,7 +20,7 @@ fn to_js(e: Error) -> JsValue {
     err.into()
 }
 
-/// The canonical name of the data type that `encodeArrayJs` produces.
+/// The canonical name of the data type that `encodeArrayInto` produces.
 #[wasm_bindgen(js_name = encodedDataType)]
 pub fn encoded_data_type(codecs: &str, data_type: &str) -> Result<String, JsValue> {
     // The bound chain is cached: decode/encode in JS ask for it before every call.
@@ -362,23 +362,25 @@ pub fn decode_array_into(
         .map_err(to_js)
 }
 
-/// Encodes in-memory values of `data_type` through array->array `codecs` (JSON text), from a JS
-/// `Uint8Array` to a new JS `Uint8Array` of the encoded data type.
-#[wasm_bindgen(js_name = encodeArrayJs)]
-pub fn encode_array_js(
+/// Encodes in-memory values of `data_type` through array->array `codecs` (JSON text) into `out`,
+/// the bytes of a caller-supplied typed array of the encoded data type with as many elements as
+/// `data` (the JS entry allocates it, as for every other output).
+#[wasm_bindgen(js_name = encodeArrayInto)]
+pub fn encode_array_into(
     codecs: &str,
     data_type: &str,
     data: &Uint8Array,
-) -> Result<Uint8Array, JsValue> {
-    let run = || -> CrateResult<Uint8Array> {
+    out: &Uint8Array,
+) -> Result<(), JsValue> {
+    let run = || -> CrateResult<()> {
         let c = array_chain(codecs, data_type)?;
         let (dec, enc) = (c.decoded_dtype(), c.encoded_dtype());
         let n = data.length() as usize / dec.size();
-        let out = new_js_bytes(n, enc.size())?;
+        let out = output(Some(out), n, enc)?;
         stream(data, dec.size(), &out, enc.size(), &|i, o| {
             c.encode_into(i, o)
         })?;
-        Ok(out)
+        Ok(())
     };
     run().map_err(to_js)
 }

@@ -18,9 +18,14 @@ pub fn encode_chunk(metadata: &str, data: &[u8]) -> Result<Vec<u8>, JsValue> {
     encode_chunk_js(metadata, &Uint8Array::from(data)).map(|a| a.to_vec())
 }
 
-/// Encodes in-memory values through array->array codecs (through `encodeArrayJs`).
+/// Encodes in-memory values through array->array codecs into a fresh array sized by the encoded
+/// data type (through `encodeArrayInto`, as the JS entry does).
 pub fn encode_array(codecs: &str, data_type: &str, data: &[u8]) -> Result<Vec<u8>, JsValue> {
-    encode_array_js(codecs, data_type, &Uint8Array::from(data)).map(|a| a.to_vec())
+    let enc = encoded_data_type(codecs, data_type)?;
+    let n = data.len() / elem_size(data_type);
+    let out = Uint8Array::new_with_length((n * elem_size(&enc)) as u32);
+    encode_array_into(codecs, data_type, &Uint8Array::from(data), &out)?;
+    Ok(out.to_vec())
 }
 
 /// Decodes through array->array codecs into a fresh array sized by the decoded data type
@@ -35,12 +40,15 @@ pub fn decode_array(codecs: &str, data_type: &str, data: &[u8]) -> Result<Vec<u8
     Ok(out.to_vec())
 }
 
-/// Bytes per in-memory element of a data type name (the tests' 26 types).
-fn elem_size(name: &str) -> usize {
-    match name {
-        "int16" | "uint16" | "float16" | "bfloat16" => 2,
-        "int32" | "uint32" | "float32" => 4,
-        "int64" | "uint64" | "float64" => 8,
+/// Bytes per in-memory element of a data type argument in any form the exports take (a name,
+/// JSON text, an object), from the typed-array kind that holds it.
+fn elem_size(data_type: &str) -> usize {
+    // An empty codecs list encodes to the data type itself: its canonical name.
+    let name = encoded_data_type("[]", data_type).unwrap_or_default();
+    match typed_array_kind(&name).as_deref() {
+        Ok("Int16Array" | "Uint16Array" | "Float16Array") => 2,
+        Ok("Int32Array" | "Uint32Array" | "Float32Array") => 4,
+        Ok("BigInt64Array" | "BigUint64Array" | "Float64Array") => 8,
         _ => 1,
     }
 }
