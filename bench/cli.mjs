@@ -1,16 +1,8 @@
-// Shared by the benchmark entry points (run.mjs, alloc.mjs): the Chromium binary and its launch
-// flags, and the command-line option readers.
+// Shared by the benchmark entry points (run.mjs, alloc.mjs, unpack.mjs, markdown.mjs): the
+// Chromium binary and its launch flags (from scripts/chromium.mjs, as for the tests), and the
+// command-line option readers.
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export { ARGS, CHROMIUM } from '../scripts/chromium.mjs';
 
 /** The value after `--name` on the command line, or `dflt`. */
 export function opt(name, dflt) {

@@ -253,20 +253,30 @@ fn chunk_decode(
     Ok(out)
 }
 
-fn array_decode(
+/// Runs the array->array chain of `codecs` on `data_type` over `data`, forward (`encode`) or
+/// backward, into `out`: a caller-supplied output holding exactly as many elements of the result
+/// type as `data` holds of its own.
+fn array_into(
     codecs: &str,
     data_type: &str,
     data: &Uint8Array,
-    out: Option<&Uint8Array>,
-) -> CrateResult<Uint8Array> {
+    out: &Uint8Array,
+    encode: bool,
+) -> CrateResult<()> {
     let c = array_chain(codecs, data_type)?;
-    let (enc, dec) = (c.encoded_dtype(), c.decoded_dtype());
-    let n = data.length() as usize / enc.size();
-    let out = output(out, n, dec)?;
-    stream(data, enc.size(), &out, dec.size(), &|i, o| {
-        c.decode_into(i, o)
-    })?;
-    Ok(out)
+    let (from, to) = if encode {
+        (c.decoded_dtype(), c.encoded_dtype())
+    } else {
+        (c.encoded_dtype(), c.decoded_dtype())
+    };
+    check_out(out, data.length() as usize / from.size(), to)?;
+    stream(data, from.size(), out, to.size(), &|i, o| {
+        if encode {
+            c.encode_into(i, o)
+        } else {
+            c.decode_into(i, o)
+        }
+    })
 }
 
 /// Decodes a stored chunk of a zarr.json array (JSON text), from a JS `Uint8Array` to a new JS
@@ -357,9 +367,7 @@ pub fn decode_array_into(
     data: &Uint8Array,
     out: &Uint8Array,
 ) -> Result<(), JsValue> {
-    array_decode(codecs, data_type, data, Some(out))
-        .map(|_| ())
-        .map_err(to_js)
+    array_into(codecs, data_type, data, out, false).map_err(to_js)
 }
 
 /// Encodes in-memory values of `data_type` through array->array `codecs` (JSON text) into `out`,
@@ -372,17 +380,7 @@ pub fn encode_array_into(
     data: &Uint8Array,
     out: &Uint8Array,
 ) -> Result<(), JsValue> {
-    let run = || -> CrateResult<()> {
-        let c = array_chain(codecs, data_type)?;
-        let (dec, enc) = (c.decoded_dtype(), c.encoded_dtype());
-        let n = data.length() as usize / dec.size();
-        let out = output(Some(out), n, enc)?;
-        stream(data, dec.size(), &out, enc.size(), &|i, o| {
-            c.encode_into(i, o)
-        })?;
-        Ok(())
-    };
-    run().map_err(to_js)
+    array_into(codecs, data_type, data, out, true).map_err(to_js)
 }
 
 /// The canonical data type name of a zarr.json array document (JSON text).

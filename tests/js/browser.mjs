@@ -7,19 +7,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 
+import { ARGS, CHROMIUM } from '../../scripts/chromium.mjs';
 import { serve } from '../../scripts/serve.mjs';
 import { ROOT } from './helpers.mjs';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export { ARGS, CHROMIUM };
 export const ARTIFACTS = path.join(ROOT, 'artifacts');
 
 /**
