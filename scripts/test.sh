@@ -74,7 +74,7 @@ run "cargo clippy --workspace --all-targets -- -D warnings" cargo clippy --works
 run "native cargo test (both crates)" cargo test --workspace --locked
 run "wasm tests in Node" wasm-pack test --node --mode no-install
 # The kernels' simd128 code exists only in optimised builds: run the library's kernel-vs-reference
-# tests (src/kernels/tests.rs and the other unit tests) once more as release wasm.
+# tests (src/kernel_tests.rs and the other unit tests) once more as release wasm.
 # (`cargo test --lib` with wasm-bindgen's runner rather than `wasm-pack test --release -- --lib`:
 # wasm-pack adds `--tests`, which also builds the integration tests, and two release builds of
 # this cdylib then race for the same unhashed output file.)

@@ -3,6 +3,7 @@
 //! reports into a [`Report`] and goes on, so the same code gives the strict API its first error
 //! and the validator every problem.
 
+use crate::buf::{byte_len, copy_exact};
 use crate::codec::cast::show;
 use crate::codec::cast_value::parse_data_type;
 use crate::codec::fixedscaleoffset::FixedScaleOffset;
@@ -14,7 +15,6 @@ use crate::json::Quoted;
 use crate::json::{parse, pointer_index, pointer_push, Json};
 use crate::kernels::fused::{FusedDecode, FusedEncode};
 use crate::kernels::{pipeline, run_blocks, Lut8, Stage};
-use crate::{byte_len, copy_exact};
 use std::sync::OnceLock;
 
 /// One parsed entry of a codecs list.

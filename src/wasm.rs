@@ -131,11 +131,11 @@ fn stream(
     if data.length() as usize % in_size != 0 {
         // Not whole elements: the whole-buffer run reports it. (Should it ever succeed, `out` is
         // still written in full: the JS entry may hand wasm an output that was not zeroed.)
-        let mut all = vec![0u8; crate::byte_len(n, out_size)?];
+        let mut all = vec![0u8; crate::buf::byte_len(n, out_size)?];
         f(&data.to_vec(), &mut all)?;
         return js_write(out, 0, &all);
     }
-    check_out_len(out, crate::byte_len(n, out_size)?)?;
+    check_out_len(out, crate::buf::byte_len(n, out_size)?)?;
     let tile = IO_TILE.min(n.max(1));
     // Input and output tiles 2 KiB apart modulo 4 KiB (see `Scratch`).
     let mut si = crate::kernels::Scratch::new(tile * in_size, 0);
@@ -153,7 +153,7 @@ fn stream(
         js_read(data, start * in_size, i)?;
         if f(i, o).is_err() {
             let whole = data.to_vec();
-            let mut all = vec![0u8; crate::byte_len(n, out_size)?];
+            let mut all = vec![0u8; crate::buf::byte_len(n, out_size)?];
             f(&whole, &mut all)?;
             return js_write(out, 0, &all);
         }
@@ -193,7 +193,7 @@ fn js_write(dst: &Uint8Array, at: usize, src: &[u8]) -> CrateResult<()> {
 
 /// A new zeroed JS byte array for `n` elements of `size` bytes.
 fn new_js_bytes(n: usize, size: usize) -> CrateResult<Uint8Array> {
-    let len = crate::byte_len(n, size)?;
+    let len = crate::buf::byte_len(n, size)?;
     let len = u32::try_from(len).map_err(|_| {
         Error::new(
             ErrorCode::LengthMismatch,
@@ -214,7 +214,7 @@ fn check_out_len(out: &Uint8Array, want: usize) -> CrateResult<()> {
 }
 
 fn check_out(out: &Uint8Array, n: usize, dtype: crate::DataType) -> CrateResult<()> {
-    let want = crate::byte_len(n, dtype.size())?;
+    let want = crate::buf::byte_len(n, dtype.size())?;
     if out.length() as usize != want {
         return Err(Error::new(
             ErrorCode::LengthMismatch,
@@ -245,7 +245,7 @@ fn chunk_decode(
 ) -> CrateResult<Uint8Array> {
     let m = chunk_meta(metadata)?;
     let (enc, dec) = (m.chain.encoded_dtype(), m.dtype);
-    crate::check_chunk_len("the stored chunk", data.length() as usize, m.chunk_len, enc)?;
+    crate::buf::check_chunk_len("the stored chunk", data.length() as usize, m.chunk_len, enc)?;
     let out = output(out, m.chunk_len, dec)?;
     stream(data, enc.size(), &out, dec.size(), &|i, o| {
         m.chain.decode_into(i, o)
@@ -306,7 +306,7 @@ fn chunk_encode(
 ) -> CrateResult<Uint8Array> {
     let m = chunk_meta(metadata)?;
     let (dec, enc) = (m.dtype, m.chain.encoded_dtype());
-    crate::check_chunk_len(
+    crate::buf::check_chunk_len(
         "the decoded chunk",
         data.length() as usize,
         m.chunk_len,

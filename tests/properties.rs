@@ -2,6 +2,14 @@
 //! not use it: Rust's native casts (round-to-nearest-even) plus neighbour arithmetic on the raw
 //! bits for the directed modes, and, for the narrow formats, the sorted list of every value the
 //! format has.
+// Test code may unwrap, index and panic (the workspace lints deny it in the library).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::unreachable
+)]
 
 use zarr_scale_offset::num::{
     decompose_f64, round_to_float, round_to_int, FloatFormat, Rounded, RoundingMode, FORMATS,

@@ -13,6 +13,14 @@
 //! normal, the largest finite value, ±Inf, NaN with random payloads and signs, exact ties
 //! between two neighbours of the target type and the values one step either side of them, the
 //! int64/uint64 extremes and powers of two around 2^53, 2^63 and 2^64, plus uniform random codes.
+// Test code may unwrap, index and panic (the workspace lints deny it in the library).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::unreachable
+)]
 
 #[path = "reference/big.rs"]
 mod big;
@@ -668,7 +676,7 @@ fn long_buffers_take_the_fast_paths_and_match_the_model() {
     let mut checks = 0;
     let mut failures = Vec::new();
     let ne = (Mode::NearestEven, "nearest-even");
-    // cast_value pairs the kernels cover (src/kernels/cast.rs), one-byte sources (lookup
+    // cast_value pairs the kernels cover (crates/core/src/kernels/cast.rs), one-byte sources (lookup
     // tables) and a few others, each with a rounding mode and out_of_range.
     let pairs: [(&str, &str, (Mode, &str), Oor); 16] = [
         ("float64", "float32", ne, Oor::None),

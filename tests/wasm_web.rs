@@ -1,6 +1,14 @@
 //! wasm-bindgen tests of the JS-facing exports, run in headless Chromium
 //! (`wasm-pack test --headless --chrome`). The test bodies live in `tests/common/mod.rs`, shared
 //! with `tests/wasm_node.rs`.
+// Test code may unwrap, index and panic (the workspace lints deny it in the library).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::unreachable
+)]
 
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 

@@ -1,7 +1,7 @@
 //! The codecs. Each parses its configuration once and binds to the data type it receives.
 
 pub mod bytes;
-pub use zarr_scale_offset_core::codec::cast;
+pub use zarr_scale_offset_core::cast;
 pub mod cast_value;
 pub mod fixedscaleoffset;
 pub mod scale_offset;

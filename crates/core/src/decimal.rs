@@ -54,7 +54,7 @@ pub enum Syntax {
 /// truncated value and the next [`MAX_DIGITS`]-digit decimal, as the original does, and no
 /// rounding boundary lies in that open interval, so both round identically.
 pub fn parse_decimal(text: &str, syntax: Syntax) -> Option<Decimal> {
-    if syntax == Syntax::Json && !super::is_json_number(text) {
+    if syntax == Syntax::Json && !crate::text::is_json_number(text) {
         return None;
     }
     let b = text.as_bytes();

@@ -1,9 +1,8 @@
 //! Text of JSON strings, numbers and integers, and the shortest decimal of a float: the part of
-//! the JSON layer that the numeric core (`crate::codec::cast`, `crate::dtype`) needs for its
-//! messages. It lives in the `zarr-scale-offset-core` crate (see `crates/core`), which
-//! `crate::json` re-exports.
+//! the JSON layer that the numeric core (`crate::cast`, `crate::dtype`) needs for its
+//! messages. The main crate's `json` module re-exports it.
 
-use super::decimal::{parse_decimal, shortest_digits, to_float, Decimal, Syntax};
+use crate::decimal::{parse_decimal, shortest_digits, to_float, Decimal, Syntax};
 use crate::num::{round_to_float, FloatFormat, Rounded, RoundingMode};
 
 /// Shows a string as its JSON text (in `format!` arguments; in place of `{:?}`, whose escaping

@@ -15,7 +15,7 @@
 //! every NaN, numeric equality so 0 matches -0); longer maps use the reference.
 
 use super::{map, map_ok, Elem, BLOCK};
-use crate::codec::cast::Num;
+use crate::cast::Num;
 use crate::dtype::DataType;
 use crate::num::RoundingMode;
 
@@ -343,7 +343,7 @@ fn single_entry(map: &[(Num, u64)]) -> Result<Option<(Num, u64)>, ()> {
     };
     if map
         .iter()
-        .all(|(k, _)| crate::codec::cast::same_value(*k, first.0))
+        .all(|(k, _)| crate::cast::same_value(*k, first.0))
     {
         Ok(Some(first))
     } else {

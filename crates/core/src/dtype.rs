@@ -157,7 +157,7 @@ impl DataType {
                 pointer,
                 format!(
                     "data type {} is not one of the 26 numeric types this codec family supports",
-                    crate::json::Quoted(name)
+                    crate::text::Quoted(name)
                 ),
             )
         })

@@ -16,7 +16,7 @@
 use super::arith::Op;
 use super::cast::{round_away, CastKernel, FloatLane, FloatT, IntLane, IntT};
 use super::{map, BLOCK};
-use crate::codec::cast::OutOfRange;
+use crate::cast::OutOfRange;
 use crate::num::RoundingMode;
 
 /// The float arithmetic of a bound scale_offset: its type, the decode operation, offset, scale.

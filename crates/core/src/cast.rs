@@ -88,14 +88,14 @@ pub fn same_value(a: Num, b: Num) -> bool {
 /// "NaN", "Infinity", "-Infinity".
 pub fn show(dtype: DataType, bits: u64) -> String {
     match value(dtype, bits) {
-        Num::Int(v) => crate::json::text::int_text(v),
+        Num::Int(v) => crate::text::int_text(v),
         Num::Float(x) => show_f64(x, dtype == DataType::Float32),
     }
 }
 
 /// An f64 for messages (`as_f32`: print with f32 shortest digits).
 pub fn show_f64(x: f64, as_f32: bool) -> String {
-    crate::json::text::shortest_text(x, as_f32)
+    crate::text::shortest_text(x, as_f32)
 }
 
 /// Applies rounding outcome + out_of_range to a float target.

@@ -1,7 +1,7 @@
 //! Monomorphised per-element loops, chosen once at bind time ("bind once, loop tight").
 //!
 //! Every kernel here is a fast path for an exact reference that lives elsewhere: the per-element
-//! procedures of [`crate::codec::cast`] and of the codecs. A kernel either computes exactly what
+//! procedures of [`crate::cast`] and of the codecs. A kernel either computes exactly what
 //! the reference computes, or declines: a *block kernel* returns `false` for a block of elements
 //! it cannot finish (a NaN without a `scalar_map` entry, an out-of-range value, an inexact
 //! division, ...), and the codec then redoes that block element by element with the reference,
