@@ -26,7 +26,8 @@ pub mod json;
 pub mod v2;
 pub mod wasm;
 
-pub use zarr_scale_offset_core::{buf, dtype, error, kernels, num};
+pub use zarr_scale_offset_core::{buf, direction, dtype, error, kernels, num};
+pub use direction::{Direction, PerDirection};
 
 // The kernels' equivalence tests need the codecs and chains of this crate.
 #[cfg(test)]

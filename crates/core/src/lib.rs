@@ -31,11 +31,13 @@
 pub mod buf;
 pub mod cast;
 pub mod decimal;
+pub mod direction;
 pub mod dtype;
 pub mod error;
 pub mod kernels;
 pub mod num;
 pub mod text;
 
+pub use direction::{Direction, PerDirection};
 pub use dtype::DataType;
 pub use error::{Error, ErrorCode, Result, Warning};
