@@ -5,9 +5,11 @@
 
 #![allow(dead_code)]
 
-use zarr_scale_offset::chain::{check_in_memory, parse_array_codecs, parse_array_meta_text};
+use zarr_scale_offset::args::parse_array_codecs;
+use zarr_scale_offset::chain::check_in_memory;
 use zarr_scale_offset::dtype::ALL;
 use zarr_scale_offset::json::{self, Json};
+use zarr_scale_offset::metadata::parse_array_meta_text;
 use zarr_scale_offset::{
     array_data_type, decode, decode_chunk, encode, encode_chunk, encoded_data_type, from_cf,
     from_fixed_scale_offset, metadata_warnings, validate, DataType, ErrorCode,

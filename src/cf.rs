@@ -327,7 +327,7 @@ fn check_usable(out: &[(String, Json)]) -> Result<()> {
     ];
     doc.extend(out.iter().cloned());
     let mut r = crate::error::Report::default();
-    let m = crate::chain::parse_array_meta(&Json::Object(doc), &mut r);
+    let m = crate::metadata::parse_array_meta(&Json::Object(doc), &mut r);
     r.into_result(m).map(|_| ()).map_err(|e| {
         let attr = match e.path.as_deref() {
             Some(p) if p.ends_with("/scale") => "/scale_factor",

@@ -12,7 +12,8 @@
 //! They run natively (`cargo test`) and as WebAssembly with simd128 (`wasm-pack test`), so the
 //! vectorised wasm code is checked too.
 
-use crate::chain::{parse_array_codecs, ArrayChain};
+use crate::args::parse_array_codecs;
+use crate::chain::ArrayChain;
 use crate::codec::cast::same_value;
 use crate::codec::scale_offset::Convention;
 use crate::codec::{CastValue, ScaleOffset};

@@ -19,15 +19,17 @@
     )
 )]
 
+pub mod args;
 pub mod cf;
 pub mod chain;
 pub mod codec;
 pub mod json;
+pub mod metadata;
 pub mod v2;
 pub mod wasm;
 
-pub use zarr_scale_offset_core::{buf, direction, dtype, error, kernels, num};
 pub use direction::{Direction, PerDirection};
+pub use zarr_scale_offset_core::{buf, direction, dtype, error, kernels, num};
 
 // The kernels' equivalence tests need the codecs and chains of this crate.
 #[cfg(test)]
@@ -39,14 +41,14 @@ pub use error::{Error, ErrorCode, Result, Warning};
 /// Encodes one chunk of a Zarr v3 array (`metadata`: the zarr.json document as JSON text) from
 /// its in-memory bytes (`decoded`, the array data type) to the stored bytes.
 pub fn encode_chunk(metadata: &str, decoded: &[u8]) -> Result<Vec<u8>> {
-    let m = chain::parse_array_meta_text(metadata)?;
+    let m = metadata::parse_array_meta_text(metadata)?;
     buf::check_chunk_len("the decoded chunk", decoded.len(), m.chunk_len, m.dtype)?;
     m.chain.encode(decoded)
 }
 
 /// Decodes one stored chunk of a Zarr v3 array to its in-memory bytes (the array data type).
 pub fn decode_chunk(metadata: &str, encoded: &[u8]) -> Result<Vec<u8>> {
-    let m = chain::parse_array_meta_text(metadata)?;
+    let m = metadata::parse_array_meta_text(metadata)?;
     buf::check_chunk_len(
         "the stored chunk",
         encoded.len(),
@@ -58,29 +60,29 @@ pub fn decode_chunk(metadata: &str, encoded: &[u8]) -> Result<Vec<u8>> {
 
 /// The data type of a zarr.json array document.
 pub fn array_data_type(metadata: &str) -> Result<DataType> {
-    Ok(chain::parse_array_meta_text(metadata)?.dtype)
+    Ok(metadata::parse_array_meta_text(metadata)?.dtype)
 }
 
 /// Runs one array->array codec or a list of them (`codecs`: JSON text; a bare name is a
 /// short-hand codec) forward over in-memory data of `data_type` (a name or JSON text).
 /// Returns the encoded data type and the encoded in-memory bytes.
 pub fn encode(codecs: &str, data_type: &str, data: &[u8]) -> Result<(DataType, Vec<u8>)> {
-    let dtype = chain::parse_data_type_arg(data_type)?;
-    let c = chain::parse_array_codecs(codecs, dtype)?;
+    let dtype = args::parse_data_type_arg(data_type)?;
+    let c = args::parse_array_codecs(codecs, dtype)?;
     Ok((c.encoded_dtype(), c.encode(data)?))
 }
 
 /// Runs array->array codecs backwards: `data` holds in-memory values of the encoded data type;
 /// returns in-memory values of `data_type`.
 pub fn decode(codecs: &str, data_type: &str, data: &[u8]) -> Result<Vec<u8>> {
-    let dtype = chain::parse_data_type_arg(data_type)?;
-    chain::parse_array_codecs(codecs, dtype)?.decode(data)
+    let dtype = args::parse_data_type_arg(data_type)?;
+    args::parse_array_codecs(codecs, dtype)?.decode(data)
 }
 
 /// The data type that `encode` produces for these codecs and this decoded data type.
 pub fn encoded_data_type(codecs: &str, data_type: &str) -> Result<DataType> {
-    let dtype = chain::parse_data_type_arg(data_type)?;
-    Ok(chain::parse_array_codecs(codecs, dtype)?.encoded_dtype())
+    let dtype = args::parse_data_type_arg(data_type)?;
+    Ok(args::parse_array_codecs(codecs, dtype)?.encoded_dtype())
 }
 
 /// Parses and binds a zarr.json array document and returns the lenient forms it relies on
@@ -89,7 +91,7 @@ pub fn encoded_data_type(codecs: &str, data_type: &str) -> Result<DataType> {
 pub fn metadata_warnings(metadata: &str) -> Result<Vec<Warning>> {
     let doc = json::parse(metadata)?;
     let mut r = error::Report::default();
-    let m = chain::parse_any_array_meta(&doc, &mut r);
+    let m = metadata::parse_any_array_meta(&doc, &mut r);
     let warnings = r.lenient();
     r.into_result(m).map(|_| warnings)
 }
@@ -98,7 +100,7 @@ pub fn metadata_warnings(metadata: &str) -> Result<Vec<Warning>> {
 /// codec; `data_type` is the data type a codecs list or codec receives. Reports every error and
 /// warning with its JSON pointer.
 pub fn validate(metadata: &str, data_type: Option<&str>) -> error::Report {
-    chain::validate(metadata, data_type)
+    args::validate(metadata, data_type)
 }
 
 /// The Zarr `{"data_type", "fill_value", "codecs"}` that reproduce `xarray.decode_cf` for data
@@ -109,9 +111,9 @@ pub fn from_cf(
     packed_data_type: &str,
     attribute_dtype: Option<&str>,
 ) -> Result<String> {
-    let packed = chain::parse_data_type_arg(packed_data_type)?;
+    let packed = args::parse_data_type_arg(packed_data_type)?;
     let ad = match attribute_dtype {
-        Some(t) => Some(chain::parse_data_type_arg(t)?),
+        Some(t) => Some(args::parse_data_type_arg(t)?),
         None => None,
     };
     Ok(cf::from_cf(&json::parse(attrs)?, packed, ad)?.to_json_string())
@@ -123,7 +125,7 @@ pub fn from_cf(
 /// for where the replacement decodes differently from numcodecs.
 pub fn from_fixed_scale_offset(config: &str, array_data_type: Option<&str>) -> Result<String> {
     let dt = match array_data_type {
-        Some(t) => Some(chain::parse_data_type_arg(t)?),
+        Some(t) => Some(args::parse_data_type_arg(t)?),
         None => None,
     };
     Ok(

@@ -3,8 +3,9 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::chain::{ArrayChain, ArrayMeta};
+use crate::chain::ArrayChain;
 use crate::error::{Error, ErrorCode, Result as CrateResult};
+use crate::metadata::ArrayMeta;
 use js_sys::Uint8Array;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -98,7 +99,7 @@ fn chunk_meta(metadata: &str) -> CrateResult<Rc<ArrayMeta>> {
         &CHUNK_CACHE,
         metadata.len(),
         || metadata.to_string(),
-        || crate::chain::parse_array_meta_text(metadata),
+        || crate::metadata::parse_array_meta_text(metadata),
     )
 }
 
@@ -107,7 +108,7 @@ fn array_chain(codecs: &str, data_type: &str) -> CrateResult<Rc<ArrayChain>> {
         &ARRAY_CACHE,
         codecs.len().saturating_add(data_type.len()),
         || (codecs.to_string(), data_type.to_string()),
-        || crate::chain::parse_array_codecs(codecs, crate::chain::parse_data_type_arg(data_type)?),
+        || crate::args::parse_array_codecs(codecs, crate::args::parse_data_type_arg(data_type)?),
     )
 }
 
