@@ -1,9 +1,9 @@
 //! The arguments of the typed-array API and the validator: codecs given as JSON text or a bare
 //! name, data types given as a name or JSON text, and which parser a `validate` input goes to.
 
-use crate::chain::{parse_entry, ArrayChain, Chain};
+use crate::chain::{bind_bytes, parse_entry, ArrayChain, Chain};
 use crate::codec::cast_value::parse_data_type;
-use crate::codec::{known_codec, Bytes, CodecKind};
+use crate::codec::{known_codec, lookup, Binder, CodecKind};
 use crate::dtype::DataType;
 use crate::error::{Error, Report, Result};
 use crate::json::Quoted;
@@ -134,9 +134,13 @@ pub fn validate(text: &str, data_type: Option<&str>) -> Report {
             Json::String(s) => Some(s.as_str()),
             other => other.get("name").and_then(Json::as_str),
         };
-        if name == Some("bytes") {
+        // An implemented array->bytes codec alone is checked as itself.
+        let bytes = name
+            .and_then(lookup)
+            .is_some_and(|d| matches!(d.binder, Binder::Bytes(_)));
+        if bytes {
             if let Some(e) = parse_entry(&doc, "", 0, &mut r) {
-                Bytes::parse(e.config, "", dtype, &mut r);
+                bind_bytes(&e, "", dtype, &mut r);
             }
         } else {
             bind_array_codecs(&doc, dtype, &mut r);

@@ -5,16 +5,16 @@
 //! [`crate::metadata`]; the typed-array API's arguments in [`crate::args`].
 
 use crate::buf::{byte_len, copy_exact};
-use crate::codec::cast::show;
-use crate::codec::fixedscaleoffset::FixedScaleOffset;
-use crate::codec::scale_offset::Convention;
-use crate::codec::{known_codec, Bytes, CastValue, CodecKind, ScaleOffset};
+use crate::codec::{
+    known_codec, lookup, Binder, BoundArrayCodec, BoundArrayToBytes, CodecKind, Fused, RunOptions,
+};
 use crate::dtype::DataType;
 use crate::error::{Error, ErrorCode, Report, Result};
 use crate::json::Quoted;
 use crate::json::{pointer_index, pointer_push, Json};
-use crate::kernels::fused::{FusedDecode, FusedEncode};
+use crate::kernels::fused::FusedEncode;
 use crate::kernels::{pipeline, run_blocks, Lut8, Stage};
+use crate::{Direction, PerDirection};
 use std::sync::OnceLock;
 
 /// One parsed entry of a codecs list.
@@ -100,87 +100,36 @@ pub fn parse_entry<'a>(
     }
 }
 
-/// An array -> array codec bound to its input data type.
-#[derive(Debug, Clone)]
-pub enum ArrayCodec {
-    /// scale_offset or cf.scale_offset.
-    ScaleOffset(ScaleOffset),
-    /// cast_value.
-    CastValue(CastValue),
-    /// numcodecs.fixedscaleoffset (read-only; numcodecs-exact decode).
-    FixedScaleOffset(FixedScaleOffset),
-}
-
-impl ArrayCodec {
-    fn encoded_dtype(&self) -> DataType {
-        match self {
-            ArrayCodec::ScaleOffset(c) => c.dtype(),
-            ArrayCodec::CastValue(c) => c.to(),
-            ArrayCodec::FixedScaleOffset(c) => c.encoded_dtype(),
-        }
-    }
-    fn name(&self) -> &'static str {
-        match self {
-            ArrayCodec::ScaleOffset(c) => c.name(),
-            ArrayCodec::CastValue(_) => "cast_value",
-            ArrayCodec::FixedScaleOffset(_) => "numcodecs.fixedscaleoffset",
-        }
-    }
-    /// The fill value after this codec: `Ok(None)` when the codec does not transform it
-    /// (numcodecs.fixedscaleoffset, like zarr-python: later codecs then see no fill value).
-    fn encode_fill(&self, fill: u64) -> std::result::Result<Option<u64>, String> {
-        match self {
-            ArrayCodec::ScaleOffset(c) => c.encode_value(fill).map(Some).map_err(|e| e.message),
-            ArrayCodec::CastValue(c) => c.check_fill(fill).map(Some),
-            ArrayCodec::FixedScaleOffset(_) => Ok(None),
-        }
-    }
-    fn encode(&self, input: &[u8], out: &mut [u8]) -> Result<()> {
-        match self {
-            ArrayCodec::ScaleOffset(c) => c.encode(input, out),
-            ArrayCodec::CastValue(c) => c.encode(input, out),
-            ArrayCodec::FixedScaleOffset(c) => c.encode(input, out),
-        }
-    }
-    fn decode(&self, input: &[u8], out: &mut [u8]) -> Result<()> {
-        match self {
-            ArrayCodec::ScaleOffset(c) => c.decode(input, out),
-            ArrayCodec::CastValue(c) => c.decode(input, out),
-            ArrayCodec::FixedScaleOffset(c) => c.decode(input, out),
-        }
-    }
-    /// One value (raw bits) encoded (`enc`) or decoded; `None` when it fails.
-    fn value(&self, enc: bool, bits: u64) -> Option<u64> {
-        match (self, enc) {
-            (ArrayCodec::ScaleOffset(c), true) => c.encode_value(bits).ok(),
-            (ArrayCodec::ScaleOffset(c), false) => c.decode_value(bits).ok(),
-            (ArrayCodec::CastValue(c), true) => c.encode_value(bits).ok(),
-            (ArrayCodec::CastValue(c), false) => c.decode_value(bits).ok(),
-            (ArrayCodec::FixedScaleOffset(_), true) => None,
-            (ArrayCodec::FixedScaleOffset(c), false) => Some(c.decode_value(bits)),
-        }
-    }
-}
-
-/// Chunks smaller than this do not build a lookup table.
+/// Chunks smaller than this do not use a lookup table (building it costs 256 element runs).
 const LUT_MIN_ELEMENTS: usize = 1024;
 
+/// How a bound chain runs in one direction, chosen at bind time.
+#[derive(Debug)]
+enum Plan {
+    /// `[scale_offset, cast_value]` in one loop (see [`crate::kernels::fused`]).
+    Fused(Fused),
+    /// A one-byte source: every one of the 256 results precomputed by the reference on first
+    /// use (chunks of at least [`LUT_MIN_ELEMENTS`]; smaller ones use the pipeline).
+    Table(OnceLock<Option<Lut8>>),
+    /// Every codec's kernel in turn over cache-sized tiles.
+    Pipeline,
+}
+
+/// One bound codec of a chain and the JSON pointer of its entry (for error messages).
+#[derive(Debug)]
+struct Link {
+    pointer: String,
+    codec: Box<dyn BoundArrayCodec>,
+}
+
 /// A bound list of array -> array codecs.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct ArrayChain {
-    /// (JSON pointer, codec, input data type) per codec.
-    codecs: Vec<(String, ArrayCodec, DataType)>,
+    links: Vec<Link>,
     decoded: DataType,
     encoded: DataType,
     encoded_fill: Option<u64>,
-    /// Whole-chain lookup tables for one-byte sources (encode, decode), built on first use.
-    luts: [OnceLock<Option<Lut8>>; 2],
-    /// Use the fast paths (false: the codec-by-codec reference only, for tests).
-    fast: bool,
-    /// `[scale_offset, cast_value]` decoded in one loop, when the kernels allow it.
-    fused: Option<FusedDecode>,
-    /// `[scale_offset, cast_value]` encoded in one loop, when the kernels allow it.
-    fused_encode: Option<FusedEncode>,
+    plan: PerDirection<Plan>,
 }
 
 fn entry_pointer(base: &str, index: usize) -> String {
@@ -225,9 +174,10 @@ fn skip_unknown(e: &Entry, pointer: &str, report: &mut Report) -> bool {
 }
 
 impl ArrayChain {
-    /// Binds array -> array entries to `dtype` and `fill` (the fill flows forward and must pass
-    /// every codec; cast_value checks it survives its round trip). `dtype` is `None` when the
-    /// data type is unknown (already reported): the entries are then only checked for shape.
+    /// Binds array -> array entries to `dtype` and `fill`: each codec is bound to the data type
+    /// and fill value the one before it produces (the fill rule is each codec's own). `dtype` is
+    /// `None` when the data type is unknown (already reported): the entries are then only
+    /// checked for shape.
     pub fn bind(
         entries: &[Entry],
         base: &str,
@@ -238,7 +188,7 @@ impl ArrayChain {
         let errors_before = report.error_count();
         let mut cur = dtype;
         let mut cur_fill = fill;
-        let mut codecs = Vec::with_capacity(entries.len());
+        let mut links = Vec::with_capacity(entries.len());
         for e in entries {
             let p = entry_pointer(base, e.index);
             let Some(input) = cur else {
@@ -248,85 +198,55 @@ impl ArrayChain {
                 }
                 continue;
             };
-            let codec = match e.name {
-                "scale_offset" => {
-                    ScaleOffset::parse(Convention::ScaleOffset, e.config, &p, input, report)
-                        .map(ArrayCodec::ScaleOffset)
+            let binder = lookup(e.name).map(|d| d.binder);
+            let Some(Binder::Array(bind)) = binder else {
+                if binder.is_some() {
+                    report.error(unsupported(&p, e.name));
+                } else {
+                    skip_unknown(e, &p, report);
                 }
-                "cf.scale_offset" => {
-                    ScaleOffset::parse(Convention::Cf, e.config, &p, input, report)
-                        .map(ArrayCodec::ScaleOffset)
+                if !e.optional || binder.is_some() {
+                    cur = None;
                 }
-                "cast_value" => {
-                    let (c, to) = CastValue::parse(e.config, &p, input, report);
-                    cur = to;
-                    c.map(ArrayCodec::CastValue)
-                }
-                "numcodecs.fixedscaleoffset" => {
-                    let c = FixedScaleOffset::parse(e.config, &p, input, report);
-                    if c.is_none() {
-                        cur = None;
-                    }
-                    c.map(ArrayCodec::FixedScaleOffset)
-                }
-                _ => {
-                    if !skip_unknown(e, &p, report) && known_codec(e.name).is_some() {
-                        report.error(unsupported(&p, e.name));
-                    }
-                    if !e.optional {
-                        cur = None;
-                    }
-                    None
-                }
+                continue;
             };
-            let Some(codec) = codec else {
+            let b = bind(e.config, &p, input, report);
+            cur = b.encoded;
+            let Some(codec) = b.codec else {
                 cur_fill = None;
                 continue;
             };
             if let Some(f) = cur_fill {
-                match codec.encode_fill(f) {
-                    Ok(enc) => cur_fill = enc,
-                    Err(m) => {
-                        let what = match &codec {
-                            ArrayCodec::CastValue(_) => {
-                                format!("invalid fill value {} for cast_value: {m}", show(input, f))
-                            }
-                            _ => format!(
-                                "the fill value {} cannot pass through {}: {m}",
-                                show(input, f),
-                                codec.name()
-                            ),
-                        };
-                        report.error(Error::metadata(&p, what));
-                        cur_fill = None;
-                    }
-                }
+                cur_fill = codec.encode_fill(f).unwrap_or_else(|m| {
+                    report.error(Error::metadata(&p, m));
+                    None
+                });
             }
-            let next = codec.encoded_dtype();
-            codecs.push((p, codec, input));
-            cur = Some(next);
+            cur = Some(codec.encoded_type());
+            links.push(Link { pointer: p, codec });
         }
         let decoded = dtype?;
         let encoded = cur?;
         if report.error_count() > errors_before {
             return None;
         }
-        let (fused, fused_encode) = match codecs.as_slice() {
-            [(_, ArrayCodec::ScaleOffset(so), _), (_, ArrayCodec::CastValue(cv), _)] => (
-                FusedDecode::select(so.float_arith(), cv.kernels().1),
-                FusedEncode::select(so.float_arith_encode(), cv.kernels().0, cv.out_of_range()),
-            ),
-            _ => (None, None),
+        let fused = match links.as_slice() {
+            [a, b] => a.codec.fuse(&*b.codec),
+            _ => PerDirection::default(),
         };
+        let plan = fused.map(|dir, f| match f {
+            Some(f) => Plan::Fused(f),
+            None if dir.order(decoded, encoded).0.size() == 1 && !links.is_empty() => {
+                Plan::Table(OnceLock::new())
+            }
+            None => Plan::Pipeline,
+        });
         Some(ArrayChain {
-            codecs,
+            links,
             decoded,
             encoded,
             encoded_fill: cur_fill,
-            luts: Default::default(),
-            fast: true,
-            fused,
-            fused_encode,
+            plan,
         })
     }
 
@@ -343,72 +263,50 @@ impl ArrayChain {
         self.encoded_fill
     }
 
-    /// The fused `[scale_offset, cast_value]` encode selected at bind time, if any (for tests).
+    /// The fused `[scale_offset, cast_value]` encode chosen at bind time, if any (for tests).
     #[doc(hidden)]
     pub fn fused_encode(&self) -> Option<&FusedEncode> {
-        self.fused_encode.as_ref()
+        match &self.plan.encode {
+            Plan::Fused(Fused::Encode(f)) => Some(f),
+            _ => None,
+        }
     }
 
     /// Encodes in-memory data of the decoded type.
     pub fn encode(&self, data: &[u8]) -> Result<Vec<u8>> {
-        let mut out = vec![0u8; byte_len(data.len() / self.decoded.size(), self.encoded.size())?];
-        self.encode_into(data, &mut out)?;
-        Ok(out)
+        self.run_to_vec(Direction::Encode, data, RunOptions::default())
     }
 
     /// Decodes in-memory data of the encoded type.
     pub fn decode(&self, data: &[u8]) -> Result<Vec<u8>> {
-        let mut out = vec![0u8; byte_len(data.len() / self.encoded.size(), self.decoded.size())?];
-        self.decode_into(data, &mut out)?;
-        Ok(out)
+        self.run_to_vec(Direction::Decode, data, RunOptions::default())
     }
 
-    /// The same chain with every kernel, lookup table and tiling turned off: the codec-by-codec,
-    /// element-by-element reference (for tests that compare the two).
-    #[doc(hidden)]
-    pub fn without_kernels(&self) -> ArrayChain {
-        let codecs = self
-            .codecs
-            .iter()
-            .map(|(p, c, t)| {
-                let c = match c {
-                    ArrayCodec::ScaleOffset(c) => ArrayCodec::ScaleOffset(c.without_kernels()),
-                    ArrayCodec::CastValue(c) => ArrayCodec::CastValue(c.without_kernels()),
-                    other => other.clone(),
-                };
-                (p.clone(), c, *t)
-            })
-            .collect();
-        ArrayChain {
-            codecs,
-            luts: Default::default(),
-            fast: false,
-            fused: None,
-            fused_encode: None,
-            ..self.clone()
-        }
+    /// Runs the chain in `dir` into a new buffer.
+    pub fn run_to_vec(&self, dir: Direction, data: &[u8], opts: RunOptions) -> Result<Vec<u8>> {
+        let (src, dst) = dir.order(self.decoded, self.encoded);
+        let mut out = vec![0u8; byte_len(data.len() / src.size(), dst.size())?];
+        self.run(dir, data, &mut out, opts)?;
+        Ok(out)
     }
 
     /// Encodes in-memory data of the decoded type into `out` (in-memory data of the encoded
     /// type, the same number of elements).
     pub fn encode_into(&self, data: &[u8], out: &mut [u8]) -> Result<()> {
-        self.run(true, data, out)
+        self.run(Direction::Encode, data, out, RunOptions::default())
     }
 
     /// Decodes in-memory data of the encoded type into `out` (in-memory data of the decoded
     /// type, the same number of elements).
     pub fn decode_into(&self, data: &[u8], out: &mut [u8]) -> Result<()> {
-        self.run(false, data, out)
+        self.run(Direction::Decode, data, out, RunOptions::default())
     }
 
-    /// The fast paths (a whole-chain lookup table for a one-byte source, else every codec's
-    /// kernel over cache-sized tiles); when one declines, the reference below reports the error.
-    fn run(&self, enc: bool, data: &[u8], out: &mut [u8]) -> Result<()> {
-        let (src, dst) = if enc {
-            (self.decoded, self.encoded)
-        } else {
-            (self.encoded, self.decoded)
-        };
+    /// Runs the chain in `dir` over `data` into `out` (the same number of elements): the plan
+    /// chosen at bind time, and when it declines, the reference, which reports the error. This
+    /// is the one place where a fast path hands over to the reference.
+    pub fn run(&self, dir: Direction, data: &[u8], out: &mut [u8], opts: RunOptions) -> Result<()> {
+        let (src, dst) = dir.order(self.decoded, self.encoded);
         check_in_memory(src, data)?;
         let n = data.len() / src.size();
         let want = byte_len(n, dst.size())?;
@@ -421,143 +319,127 @@ impl ArrayChain {
                 ),
             ));
         }
-        if let (Some(f), false, true) = (&self.fused, enc, self.fast) {
-            f.run(data, out);
+        if !opts.reference_only && self.run_plan(dir, n, data, out) {
             return Ok(());
         }
-        if let (Some(f), true, true) = (&self.fused_encode, enc, self.fast) {
-            if !self.run_fused_encode(f, data, out) {
-                out.copy_from_slice(&self.encode_reference(data)?);
+        self.reference(dir, data, out, opts)
+    }
+
+    /// The fast plan of `dir`; `false` when it declines somewhere (the outputs are then
+    /// unspecified).
+    fn run_plan(&self, dir: Direction, n: usize, data: &[u8], out: &mut [u8]) -> bool {
+        let opts = RunOptions::default();
+        match self.plan.get(dir) {
+            Plan::Fused(Fused::Decode(f)) => {
+                f.run(data, out);
+                true
             }
-            return Ok(());
-        }
-        let done = self.fast
-            && match self.lut(enc, n) {
-                Some(lut) => lut.run(data, out),
-                None => {
-                    let runs: Vec<_> = self
-                        .codecs
-                        .iter()
-                        .map(|(_, c, input)| {
-                            let run = move |i: &[u8], o: &mut [u8]| {
-                                if enc {
-                                    c.encode(i, o)
-                                } else {
-                                    c.decode(i, o)
-                                }
-                            };
-                            (input.size(), c.encoded_dtype().size(), run)
-                        })
-                        .collect();
-                    let mut stages: Vec<Stage> = runs
-                        .iter()
-                        .map(|(a, b, run)| Stage {
-                            in_size: if enc { *a } else { *b },
-                            out_size: if enc { *b } else { *a },
-                            run,
-                        })
-                        .collect();
-                    if !enc {
-                        stages.reverse();
-                    }
-                    pipeline(&stages, data, out)
+            Plan::Fused(Fused::Encode(f)) => {
+                let (src, dst) = dir.order(self.decoded, self.encoded);
+                run_blocks(
+                    data,
+                    out,
+                    src.size(),
+                    dst.size(),
+                    |i, o| f.run(i, o),
+                    |_, i, o| self.reference(dir, i, o, opts),
+                )
+                .is_ok()
+            }
+            Plan::Table(lut) if n >= LUT_MIN_ELEMENTS => {
+                match lut.get_or_init(|| self.build_table(dir)) {
+                    Some(t) => t.run(data, out),
+                    None => false,
                 }
-            };
-        if done {
-            return Ok(());
+            }
+            Plan::Table(_) | Plan::Pipeline => {
+                let runs: Vec<_> = self
+                    .links
+                    .iter()
+                    .map(|l| {
+                        let c = &*l.codec;
+                        let (a, b) = dir.order(c.decoded_type(), c.encoded_type());
+                        let run = move |i: &[u8], o: &mut [u8]| c.run(dir, i, o, opts);
+                        (a.size(), b.size(), run)
+                    })
+                    .collect();
+                let mut stages: Vec<Stage> = runs
+                    .iter()
+                    .map(|(a, b, run)| Stage {
+                        in_size: *a,
+                        out_size: *b,
+                        run,
+                    })
+                    .collect();
+                if dir == Direction::Decode {
+                    stages.reverse();
+                }
+                pipeline(&stages, data, out)
+            }
         }
-        let v = if enc {
-            self.encode_reference(data)?
-        } else {
-            self.decode_reference(data)?
-        };
-        copy_exact(out, &v, "the result")
     }
 
-    /// The fused `[scale_offset, cast_value]` encode over blocks; a block it declines is redone
-    /// by the two codecs in turn. `false` when one of them fails (the caller reruns the
-    /// reference to report the error with its chunk-relative element index).
-    fn run_fused_encode(&self, f: &FusedEncode, data: &[u8], out: &mut [u8]) -> bool {
-        let [(_, so, t), (_, cv, _)] = self.codecs.as_slice() else {
-            return false;
-        };
-        let (in_size, out_size) = (t.size(), cv.encoded_dtype().size());
-        run_blocks(
-            data,
-            out,
-            in_size,
-            out_size,
-            |i, o| f.run(i, o),
-            |_, i, o| {
-                let mut tmp = vec![0u8; i.len()];
-                so.encode(i, &mut tmp)?;
-                cv.encode(&tmp, o)
-            },
-        )
-        .is_ok()
-    }
-
-    /// The whole-chain lookup table when the source of this direction has one byte per element
-    /// and the chunk is large enough to pay for it; built with the per-element reference.
-    fn lut(&self, enc: bool, n: usize) -> Option<&Lut8> {
-        let (src, dst) = if enc {
-            (self.decoded, self.encoded)
-        } else {
-            (self.encoded, self.decoded)
-        };
-        if src.size() != 1 || n < LUT_MIN_ELEMENTS || self.codecs.is_empty() {
-            return None;
-        }
-        let [enc_lut, dec_lut] = &self.luts;
-        let lut = if enc { enc_lut } else { dec_lut };
-        lut.get_or_init(|| {
-            Some(Lut8::build(dst.size(), |byte| {
-                let mut bits = src.read_bits(&[byte], 0);
-                if enc {
-                    for (_, c, _) in &self.codecs {
-                        bits = c.value(true, bits)?;
-                    }
-                } else {
-                    for (_, c, _) in self.codecs.iter().rev() {
-                        bits = c.value(false, bits)?;
+    /// The whole-chain lookup table of `dir` (its source has one byte per element), built with
+    /// the per-element reference; `None` when the source type has fewer than 256 codes... or
+    /// when some code fails (the table then marks it for the reference).
+    fn build_table(&self, dir: Direction) -> Option<Lut8> {
+        let (src, dst) = dir.order(self.decoded, self.encoded);
+        Some(Lut8::build(dst.size(), |byte| {
+            let mut bits = src.read_bits(&[byte], 0);
+            match dir {
+                Direction::Encode => {
+                    for l in &self.links {
+                        bits = l.codec.value(dir, bits)?;
                     }
                 }
-                Some(bits)
-            }))
-        })
-        .as_ref()
+                Direction::Decode => {
+                    for l in self.links.iter().rev() {
+                        bits = l.codec.value(dir, bits)?;
+                    }
+                }
+            }
+            Some(bits)
+        }))
     }
 
-    /// The reference encode: codec by codec over the whole chunk.
-    fn encode_reference(&self, data: &[u8]) -> Result<Vec<u8>> {
-        let n = data.len() / self.decoded.size();
-        let mut cur = data.to_vec();
-        for (p, c, input) in &self.codecs {
-            let out_t = c.encoded_dtype();
-            let mut out = vec![0u8; byte_len(n, out_t.size())?];
-            c.encode(&cur, &mut out)
-                .map_err(|e| e.context(format!("{p} ({} encode, {input} -> {out_t})", c.name())))?;
-            cur = out;
-        }
-        Ok(cur)
-    }
-
-    /// The reference decode: codec by codec over the whole chunk.
-    fn decode_reference(&self, data: &[u8]) -> Result<Vec<u8>> {
-        let n = data.len() / self.encoded.size();
-        let mut cur = data.to_vec();
-        for (p, c, input) in self.codecs.iter().rev() {
-            let mut out = vec![0u8; byte_len(n, input.size())?];
-            c.decode(&cur, &mut out).map_err(|e| {
+    /// The reference: codec by codec over the whole buffer, in the order of `dir`; an error names
+    /// the codec's pointer, its direction and types.
+    fn reference(
+        &self,
+        dir: Direction,
+        data: &[u8],
+        out: &mut [u8],
+        opts: RunOptions,
+    ) -> Result<()> {
+        let order: Vec<&Link> = match dir {
+            Direction::Encode => self.links.iter().collect(),
+            Direction::Decode => self.links.iter().rev().collect(),
+        };
+        let Some((last, first)) = order.split_last() else {
+            return copy_exact(out, data, "the input");
+        };
+        let (src, _) = dir.order(self.decoded, self.encoded);
+        let n = data.len() / src.size();
+        let step = |l: &Link, i: &[u8], o: &mut [u8]| {
+            let c = &*l.codec;
+            c.run(dir, i, o, opts).map_err(|e| {
+                let (a, b) = dir.order(c.decoded_type(), c.encoded_type());
                 e.context(format!(
-                    "{p} ({} decode, {} -> {input})",
+                    "{} ({} {}, {a} -> {b})",
+                    l.pointer,
                     c.name(),
-                    c.encoded_dtype()
+                    dir.as_str()
                 ))
-            })?;
-            cur = out;
+            })
+        };
+        let mut cur: Option<Vec<u8>> = None;
+        for l in first {
+            let (_, b) = dir.order(l.codec.decoded_type(), l.codec.encoded_type());
+            let mut next = vec![0u8; byte_len(n, b.size())?];
+            step(l, cur.as_deref().unwrap_or(data), &mut next)?;
+            cur = Some(next);
         }
-        Ok(cur)
+        step(last, cur.as_deref().unwrap_or(data), out)
     }
 }
 
@@ -596,11 +478,11 @@ pub fn check_in_memory(dtype: DataType, data: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// A whole bound chain: array -> array codecs and the `bytes` codec.
-#[derive(Debug, Clone)]
+/// A whole bound chain: array -> array codecs and the array -> bytes codec.
+#[derive(Debug)]
 pub struct Chain {
     array: ArrayChain,
-    bytes: Bytes,
+    bytes: Box<dyn BoundArrayToBytes>,
 }
 
 impl Chain {
@@ -675,12 +557,8 @@ impl Chain {
         let array = ArrayChain::bind(&array_entries, pointer, dtype, fill, report);
         let bytes = bytes_entry.and_then(|be| {
             let bp = pointer_index(pointer, be.index);
-            if be.name != "bytes" {
-                report.error(unsupported(&bp, be.name));
-                return None;
-            }
             let input = array.as_ref().map(ArrayChain::encoded_dtype);
-            Bytes::parse(be.config, &bp, input, report)
+            bind_bytes(&be, &bp, input, report)
         });
         for (p, e) in bytes_to_bytes {
             report.error(unsupported(&p, e.name));
@@ -728,8 +606,25 @@ impl Chain {
     pub fn decoded_dtype(&self) -> DataType {
         self.array.decoded
     }
-    /// The data type the `bytes` codec receives.
+    /// The data type the array -> bytes codec receives.
     pub fn encoded_dtype(&self) -> DataType {
         self.array.encoded_dtype()
+    }
+}
+
+/// Binds an array -> bytes entry through the registry (an unsupported error when this crate
+/// does not implement it).
+pub fn bind_bytes(
+    e: &Entry,
+    pointer: &str,
+    dtype: Option<DataType>,
+    report: &mut Report,
+) -> Option<Box<dyn BoundArrayToBytes>> {
+    match lookup(e.name).map(|d| d.binder) {
+        Some(Binder::Bytes(bind)) => bind(e.config, pointer, dtype, report),
+        _ => {
+            report.error(unsupported(pointer, e.name));
+            None
+        }
     }
 }

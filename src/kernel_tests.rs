@@ -16,11 +16,12 @@ use crate::args::parse_array_codecs;
 use crate::chain::ArrayChain;
 use crate::codec::cast::same_value;
 use crate::codec::scale_offset::Convention;
-use crate::codec::{CastValue, ScaleOffset};
+use crate::codec::{BoundArrayCodec, CastValue, RunOptions, ScaleOffset};
 use crate::dtype::DataType::{self, *};
 use crate::error::{Report, Result};
 use crate::kernels::arith::IntKernel;
 use crate::kernels::cast::{f16_to_f32, f32_to_bf16, f32_to_f16, CastKernel};
+use crate::Direction;
 
 /// splitmix64: a fixed-seed generator, so every run checks the same values.
 struct Rng(u64);
@@ -169,14 +170,15 @@ fn check_cast_buffers(cv: &CastValue, enc: bool, inputs: &[u64]) {
     } else {
         (cv.to(), cv.from())
     };
-    let reference = cv.without_kernels();
-    let run = |c: &CastValue, data: &[u8]| -> Result<Vec<u8>> {
+    let dir = if enc {
+        Direction::Encode
+    } else {
+        Direction::Decode
+    };
+    let (kernels, reference) = (RunOptions::default(), RunOptions::REFERENCE);
+    let run = |opts: RunOptions, data: &[u8]| -> Result<Vec<u8>> {
         let mut out = vec![0u8; data.len() / src.size() * dst.size()];
-        if enc {
-            c.encode(data, &mut out)?;
-        } else {
-            c.decode(data, &mut out)?;
-        }
+        cv.run(dir, data, &mut out, opts)?;
         Ok(out)
     };
     // Everything (usually an error: the first failing element), and the values that succeed.
@@ -193,7 +195,7 @@ fn check_cast_buffers(cv: &CastValue, enc: bool, inputs: &[u64]) {
         .collect();
     for values in [inputs, &good[..]] {
         let data = buffer(src, values);
-        let (a, b) = (run(cv, &data), run(&reference, &data));
+        let (a, b) = (run(kernels, &data), run(reference, &data));
         assert_eq!(a, b, "{src}->{dst} enc={enc}: buffer of {}", values.len());
     }
 }
@@ -604,8 +606,12 @@ fn int_scale_offset_kernels_match_reference() {
                     let k: &IntKernel = k;
                     let p = k.proven();
                     proven += p.0 as usize + p.1 as usize;
-                    let reference = so.without_kernels();
                     for enc in [true, false] {
+                        let dir = if enc {
+                            Direction::Encode
+                        } else {
+                            Direction::Decode
+                        };
                         let want: Vec<Option<u64>> = inputs
                             .iter()
                             .map(|&x| {
@@ -639,18 +645,14 @@ fn int_scale_offset_kernels_match_reference() {
                         let good: Vec<u64> = good.into_iter().step_by(7).collect();
                         for values in [&some[..], &good[..]] {
                             let data = buffer(dtype, values);
-                            let run = |c: &ScaleOffset| -> Result<Vec<u8>> {
+                            let run = |opts: RunOptions| -> Result<Vec<u8>> {
                                 let mut out = vec![0u8; data.len()];
-                                if enc {
-                                    c.encode(&data, &mut out)?;
-                                } else {
-                                    c.decode(&data, &mut out)?;
-                                }
+                                so.run(dir, &data, &mut out, opts)?;
                                 Ok(out)
                             };
                             assert_eq!(
-                                run(&so),
-                                run(&reference),
+                                run(RunOptions::default()),
+                                run(RunOptions::REFERENCE),
                                 "{dtype} {conv:?} {cfg} enc={enc}"
                             );
                         }
@@ -679,12 +681,13 @@ fn int_kernel_proofs() {
 }
 
 fn check_chain(c: &ArrayChain, data: &[u8], enc: bool, what: &str) {
-    let reference = c.without_kernels();
-    let (a, b) = if enc {
-        (c.encode(data), reference.encode(data))
+    let dir = if enc {
+        Direction::Encode
     } else {
-        (c.decode(data), reference.decode(data))
+        Direction::Decode
     };
+    let a = c.run_to_vec(dir, data, RunOptions::default());
+    let b = c.run_to_vec(dir, data, RunOptions::REFERENCE);
     assert_eq!(a, b, "{what} enc={enc}");
 }
 
@@ -768,18 +771,15 @@ fn chain_lookup_tables_match_reference() {
                     .collect::<Vec<u8>>()
             };
             check_chain(&c, &rep(&bytes), enc, codecs);
-            let reference = c.without_kernels();
+            let dir = if enc {
+                Direction::Encode
+            } else {
+                Direction::Decode
+            };
             let good: Vec<u8> = bytes
                 .iter()
                 .copied()
-                .filter(|&b| {
-                    if enc {
-                        reference.encode(&[b])
-                    } else {
-                        reference.decode(&[b])
-                    }
-                    .is_ok()
-                })
+                .filter(|&b| c.run_to_vec(dir, &[b], RunOptions::REFERENCE).is_ok())
                 .collect();
             if !good.is_empty() {
                 let data = rep(&good);
@@ -828,7 +828,14 @@ fn chain_tiles_match_reference() {
             let good: Vec<u64> = stored
                 .iter()
                 .copied()
-                .filter(|&x| c.without_kernels().decode(&buffer(enc_t, &[x])).is_ok())
+                .filter(|&x| {
+                    c.run_to_vec(
+                        Direction::Decode,
+                        &buffer(enc_t, &[x]),
+                        RunOptions::REFERENCE,
+                    )
+                    .is_ok()
+                })
                 .collect();
             let data = buffer(enc_t, &good);
             check_chain(&c, &data, false, codecs);

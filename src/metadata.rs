@@ -10,7 +10,7 @@ use crate::json::Quoted;
 use crate::json::{parse, pointer_index, pointer_push, Json};
 
 /// The parts of a zarr.json array document a chunk needs.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct ArrayMeta {
     /// The array's data type.
     pub dtype: DataType,

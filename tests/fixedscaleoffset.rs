@@ -22,10 +22,11 @@ use std::process::{Command, Stdio};
 use zarr_scale_offset::codec::fixedscaleoffset::{
     from_fixed_scale_offset, parse_numpy_dtype, x86_float_to_int, FixedScaleOffset, NumpyDtype,
 };
+use zarr_scale_offset::codec::{BoundArrayCodec, RunOptions};
 use zarr_scale_offset::error::Report;
 use zarr_scale_offset::json::{parse, Json};
 use zarr_scale_offset::v2::v2_to_v3;
-use zarr_scale_offset::{DataType, ErrorCode};
+use zarr_scale_offset::{DataType, Direction, ErrorCode};
 
 fn hex(s: &str) -> Vec<u8> {
     (0..s.len() / 2)
@@ -426,7 +427,9 @@ fn encode_is_read_only_and_names_the_replacement() {
         DataType::Float64,
     );
     let mut out = [0u8; 1];
-    let e = c.encode(&[0; 8], &mut out).unwrap_err();
+    let e = c
+        .run(Direction::Encode, &[0; 8], &mut out, RunOptions::default())
+        .unwrap_err();
     assert_eq!(e.code, ErrorCode::ReadOnly);
     assert!(
         e.message.contains(
@@ -440,7 +443,14 @@ fn encode_is_read_only_and_names_the_replacement() {
         r#"{"offset":1000,"scale":0.5,"dtype":"<i2","astype":"|u1"}"#,
         DataType::Int16,
     );
-    let e = c.encode(&[0; 1], &mut [0u8; 2]).unwrap_err();
+    let e = c
+        .run(
+            Direction::Encode,
+            &[0; 1],
+            &mut [0u8; 2],
+            RunOptions::default(),
+        )
+        .unwrap_err();
     assert_eq!(e.code, ErrorCode::ReadOnly);
     assert!(e.message.contains("scale 0.5"), "{}", e.message);
     assert_eq!(

@@ -1,10 +1,21 @@
 //! The `bytes` codec (array -> bytes): little- or big-endian element bytes; the sub-byte and
 //! 4/6/8-bit types take one byte each, upper bits ignored on read and zero on write.
 
+use crate::codec::{Binder, BoundArrayToBytes, CodecDef, CodecKind};
 use crate::dtype::DataType;
 use crate::error::{Error, Report};
 use crate::json::Quoted;
 use crate::json::{pointer_push, Json};
+
+/// The registry entry of this module.
+pub const CODECS: &[CodecDef] = &[CodecDef {
+    name: "bytes",
+    v2_id: None,
+    kind: CodecKind::ArrayToBytes,
+    binder: Binder::Bytes(|config, pointer, dtype, report| {
+        Bytes::parse(config, pointer, dtype, report).map(|b| Box::new(b) as Box<dyn BoundArrayToBytes>)
+    }),
+}];
 
 /// A `bytes` codec bound to the data type it receives.
 #[derive(Debug, Clone, Copy)]
@@ -110,5 +121,17 @@ impl Bytes {
             out.chunks_exact_mut(n).for_each(<[u8]>::reverse);
         }
         out
+    }
+}
+
+impl BoundArrayToBytes for Bytes {
+    fn is_identity(&self) -> bool {
+        Bytes::is_identity(self)
+    }
+    fn encode(&self, input: &[u8]) -> Vec<u8> {
+        Bytes::encode(self, input)
+    }
+    fn decode(&self, input: &[u8]) -> Vec<u8> {
+        Bytes::decode(self, input)
     }
 }

@@ -2,7 +2,9 @@
 //! then exact representability, then rounding, then out_of_range.
 
 use crate::codec::cast::{cast_bits, same_value, show, value, Num, OutOfRange};
-use crate::codec::scalar;
+use crate::codec::{
+    scalar, ArrayBinding, Binder, BoundArrayCodec, CodecDef, CodecKind, RunOptions,
+};
 use crate::dtype::DataType;
 use crate::error::{Error, Report, Result};
 use crate::json::Quoted;
@@ -10,6 +12,24 @@ use crate::json::{pointer_index, pointer_push, Json};
 use crate::kernels::cast::CastKernel;
 use crate::kernels::run_blocks;
 use crate::num::RoundingMode;
+use crate::{Direction, PerDirection};
+use std::any::Any;
+
+/// The registry entry of this module.
+pub const CODECS: &[CodecDef] = &[CodecDef {
+    name: "cast_value",
+    v2_id: None,
+    kind: CodecKind::ArrayToArray,
+    binder: Binder::Array(bind),
+}];
+
+fn bind(config: Option<&Json>, pointer: &str, from: DataType, report: &mut Report) -> ArrayBinding {
+    let (codec, encoded) = CastValue::parse(config, pointer, from, report);
+    ArrayBinding {
+        codec: codec.map(|c| Box::new(c) as Box<dyn BoundArrayCodec>),
+        encoded,
+    }
+}
 
 /// A `cast_value` codec bound to its input data type.
 #[derive(Debug, Clone)]
@@ -23,7 +43,7 @@ pub struct CastValue {
     /// (key value in `to`, output bits in `from`), in order.
     decode_map: Vec<(Num, u64)>,
     /// The fast paths for encode (`from` -> `to`) and decode, selected at bind time.
-    kernels: [CastKernel; 2],
+    kernels: PerDirection<CastKernel>,
 }
 
 /// Parses a data type given as a string or as `{"name": ..., "configuration": {}}`.
@@ -310,10 +330,10 @@ impl CastValue {
         match to {
             Some(to) if report.error_count() == errors_before => (
                 Some(CastValue {
-                    kernels: [
-                        CastKernel::select(from, to, rounding, &encode_map),
-                        CastKernel::select(to, from, rounding, &decode_map),
-                    ],
+                    kernels: PerDirection {
+                        encode: CastKernel::select(from, to, rounding, &encode_map),
+                        decode: CastKernel::select(to, from, rounding, &decode_map),
+                    },
                     from,
                     to,
                     rounding,
@@ -337,11 +357,10 @@ impl CastValue {
     }
 
     #[inline]
-    fn cast(&self, enc: bool, bits: u64) -> Result<u64> {
-        let (from, to, map) = if enc {
-            (self.from, self.to, &self.encode_map)
-        } else {
-            (self.to, self.from, &self.decode_map)
+    fn cast(&self, dir: Direction, bits: u64) -> Result<u64> {
+        let (from, to, map) = match dir {
+            Direction::Encode => (self.from, self.to, &self.encode_map),
+            Direction::Decode => (self.to, self.from, &self.decode_map),
         };
         if !map.is_empty() {
             if let Some(o) = lookup(map, value(from, bits)) {
@@ -358,11 +377,11 @@ impl CastValue {
 
     /// Casts one value of the input type (raw bits) forward.
     pub fn encode_value(&self, bits: u64) -> Result<u64> {
-        self.cast(true, bits)
+        self.cast(Direction::Encode, bits)
     }
     /// Casts one value of the output type (raw bits) back.
     pub fn decode_value(&self, bits: u64) -> Result<u64> {
-        self.cast(false, bits)
+        self.cast(Direction::Decode, bits)
     }
 
     /// Checks that a fill value survives encode then decode (NaN equals NaN; numeric equality).
@@ -390,16 +409,6 @@ impl CastValue {
         Ok(enc)
     }
 
-    /// The same codec without its kernels: every buffer goes through the element-by-element
-    /// reference (for tests that compare the two).
-    #[doc(hidden)]
-    pub fn without_kernels(&self) -> CastValue {
-        CastValue {
-            kernels: [CastKernel::None, CastKernel::None],
-            ..self.clone()
-        }
-    }
-
     /// What happens to values outside the target's range.
     pub fn out_of_range(&self) -> OutOfRange {
         self.out_of_range
@@ -407,57 +416,65 @@ impl CastValue {
 
     /// The kernels selected at bind time: (encode, decode).
     pub fn kernels(&self) -> (&CastKernel, &CastKernel) {
-        (&self.kernels[0], &self.kernels[1])
-    }
-
-    /// The kernel selected at bind time; the reference (`each`) for the blocks it declines.
-    fn run(&self, enc: bool, input: &[u8], out: &mut [u8]) -> Result<()> {
-        let [enc_k, dec_k] = &self.kernels;
-        let k = if enc { enc_k } else { dec_k };
-        if !k.is_some() {
-            return self.each(enc, 0, input, out);
-        }
-        let (src, dst) = if enc {
-            (self.from, self.to)
-        } else {
-            (self.to, self.from)
-        };
-        run_blocks(
-            input,
-            out,
-            src.size(),
-            dst.size(),
-            |i, o| k.run(i, o),
-            |first, i, o| self.each(enc, first, i, o),
-        )
+        (&self.kernels.encode, &self.kernels.decode)
     }
 
     /// The reference: element by element; `first` is the index of `input`'s first element in
     /// the chunk (for error messages).
-    fn each(&self, enc: bool, first: usize, input: &[u8], out: &mut [u8]) -> Result<()> {
-        let (src, dst) = if enc {
-            (self.from, self.to)
-        } else {
-            (self.to, self.from)
-        };
+    fn each(&self, dir: Direction, first: usize, input: &[u8], out: &mut [u8]) -> Result<()> {
+        let (src, dst) = dir.order(self.from, self.to);
         let n = input.len() / src.size();
         for i in 0..n {
             let b = src.read_bits(input, i);
-            match self.cast(enc, b) {
+            match self.cast(dir, b) {
                 Ok(o) => dst.write_bits(out, i, o),
                 Err(e) => return Err(e.context(format!("element {}", first + i))),
             }
         }
         Ok(())
     }
+}
 
-    /// Encodes an in-memory buffer of `from` into `out` (a buffer of `to`, same element count).
-    pub fn encode(&self, input: &[u8], out: &mut [u8]) -> Result<()> {
-        self.run(true, input, out)
+impl BoundArrayCodec for CastValue {
+    fn name(&self) -> &'static str {
+        "cast_value"
     }
-    /// Decodes an in-memory buffer of `to` into `out` (a buffer of `from`).
-    pub fn decode(&self, input: &[u8], out: &mut [u8]) -> Result<()> {
-        self.run(false, input, out)
+    fn decoded_type(&self) -> DataType {
+        self.from
+    }
+    fn encoded_type(&self) -> DataType {
+        self.to
+    }
+    /// The fill value must survive the round trip (see [`CastValue::check_fill`]).
+    fn encode_fill(&self, fill: u64) -> std::result::Result<Option<u64>, String> {
+        self.check_fill(fill).map(Some).map_err(|m| {
+            format!(
+                "invalid fill value {} for cast_value: {m}",
+                show(self.from, fill)
+            )
+        })
+    }
+    fn value(&self, dir: Direction, bits: u64) -> Option<u64> {
+        self.cast(dir, bits).ok()
+    }
+    /// The kernel selected at bind time; the reference (`each`) for the blocks it declines.
+    fn run(&self, dir: Direction, input: &[u8], out: &mut [u8], opts: RunOptions) -> Result<()> {
+        let k = self.kernels.get(dir);
+        if opts.reference_only || !k.is_some() {
+            return self.each(dir, 0, input, out);
+        }
+        let (src, dst) = dir.order(self.from, self.to);
+        run_blocks(
+            input,
+            out,
+            src.size(),
+            dst.size(),
+            |i, o| k.run(i, o),
+            |first, i, o| self.each(dir, first, i, o),
+        )
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
     }
 }
 

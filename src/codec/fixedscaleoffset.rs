@@ -71,7 +71,10 @@
 use crate::dtype::{DataType, Kind};
 use crate::error::{Error, ErrorCode, Report, Result};
 use crate::json::{parse_scalar, pointer_push, quote, write_scalar, Json};
+use crate::codec::{ArrayBinding, Binder, BoundArrayCodec, CodecDef, CodecKind, RunOptions};
 use crate::num::{decompose_f64, round_to_float, FloatFormat, Rounded, RoundingMode};
+use crate::Direction;
+use std::any::Any;
 
 /// The codec name in Zarr v3 metadata.
 pub const NAME: &str = "numcodecs.fixedscaleoffset";
@@ -357,6 +360,54 @@ pub struct FixedScaleOffset {
     scale: Number,
     offset: Number,
     arith: Arith,
+}
+
+/// The registry entry of this module.
+pub const CODECS: &[CodecDef] = &[CodecDef {
+    name: NAME,
+    v2_id: Some(V2_ID),
+    kind: CodecKind::ArrayToArray,
+    binder: Binder::Array(bind),
+}];
+
+fn bind(config: Option<&Json>, pointer: &str, dtype: DataType, report: &mut Report) -> ArrayBinding {
+    let codec = FixedScaleOffset::parse(config, pointer, dtype, report);
+    ArrayBinding {
+        encoded: codec.as_ref().map(FixedScaleOffset::encoded_dtype),
+        codec: codec.map(|c| Box::new(c) as Box<dyn BoundArrayCodec>),
+    }
+}
+
+/// Read-only: encoding is a `read_only` error; decoding is numcodecs' own arithmetic.
+impl BoundArrayCodec for FixedScaleOffset {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+    fn decoded_type(&self) -> DataType {
+        self.dtype
+    }
+    fn encoded_type(&self) -> DataType {
+        self.astype
+    }
+    /// numcodecs and zarr-python do not transform the fill value: later codecs see none.
+    fn encode_fill(&self, _fill: u64) -> std::result::Result<Option<u64>, String> {
+        Ok(None)
+    }
+    fn value(&self, dir: Direction, bits: u64) -> Option<u64> {
+        match dir {
+            Direction::Encode => None,
+            Direction::Decode => Some(self.decode_value(bits)),
+        }
+    }
+    fn run(&self, dir: Direction, input: &[u8], out: &mut [u8], _opts: RunOptions) -> Result<()> {
+        match dir {
+            Direction::Encode => Err(self.read_only_error()),
+            Direction::Decode => self.decode(input, out),
+        }
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
 }
 
 /// Which form of the configuration is being read.
@@ -709,13 +760,8 @@ impl FixedScaleOffset {
         Ok(out)
     }
 
-    /// Always a `read_only` error whose message names the replacement sequence (as JSON), or
-    /// says why there is none.
-    pub fn encode(&self, _input: &[u8], _out: &mut [u8]) -> Result<()> {
-        Err(self.read_only_error())
-    }
-
-    /// The `read_only` error of [`FixedScaleOffset::encode`].
+    /// The `read_only` error of an encode: its message names the replacement sequence (as
+    /// JSON), or says why there is none.
     pub fn read_only_error(&self) -> Error {
         let why = "its float64 arithmetic and platform-defined casts are not a portable encoding";
         match self.replacement() {

@@ -1,18 +1,41 @@
-//! The codecs. Each parses its configuration once and binds to the data type it receives.
+//! The codecs, and the registry that names each one once.
+//!
+//! Every codec module declares its names and kind in a `CODECS` table (a [`CodecDef`] per name:
+//! the Zarr v3 name, the Zarr v2 / numcodecs id where there is one, and a `bind` function).
+//! Binding reads the configuration for the data type the codec receives and returns a bound
+//! codec ([`BoundArrayCodec`] or [`BoundArrayToBytes`]) that owns everything chosen once: the
+//! encoded data type, the fill-value rule, the kernels per direction. The chain
+//! ([`crate::chain`]) only checks the order, binds forward and asks adjacent bound codecs whether
+//! they fuse; it names no codec.
+//!
+//! Adding a codec: a new module here with its `CODECS` table and its bound type, and its name in
+//! the `codec_modules!` line below. Names that a spec or a known extension defines but this crate
+//! does not implement are listed in [`KNOWN`], so that they are reported as unsupported rather
+//! than unknown.
 
-pub mod bytes;
+use crate::dtype::DataType;
+use crate::error::{Report, Result};
+use crate::json::{parse_scalar, Json};
+use crate::kernels::fused::{FusedDecode, FusedEncode};
+use crate::{Direction, PerDirection};
+use std::any::Any;
+
 pub use zarr_scale_offset_core::cast;
-pub mod cast_value;
-pub mod fixedscaleoffset;
-pub mod scale_offset;
+
+/// Declares the implemented codec modules and the registry of their `CODECS` tables.
+macro_rules! codec_modules {
+    ($($m:ident),* $(,)?) => {
+        $(pub mod $m;)*
+        /// Every implemented codec, module by module.
+        static IMPLEMENTED: &[&[CodecDef]] = &[$($m::CODECS),*];
+    };
+}
+codec_modules!(bytes, scale_offset, cast_value, fixedscaleoffset);
 
 pub use bytes::Bytes;
 pub use cast_value::CastValue;
+pub use fixedscaleoffset::FixedScaleOffset;
 pub use scale_offset::ScaleOffset;
-
-use crate::dtype::DataType;
-use crate::error::Report;
-use crate::json::{parse_scalar, Json};
 
 /// Parses a JSON scalar of `dtype` at `pointer`: an error is reported (giving `None`), a lenient
 /// form becomes a `lenient_form` warning.
@@ -46,33 +69,171 @@ impl CodecKind {
     }
 }
 
+/// How a codec is run when a caller asks (tests compare the fast paths with the reference).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RunOptions {
+    /// Only the element-by-element reference: no kernel, lookup table, fusion or tiling.
+    pub reference_only: bool,
+}
+
+impl RunOptions {
+    /// The reference only (for tests).
+    pub const REFERENCE: RunOptions = RunOptions {
+        reference_only: true,
+    };
+}
+
+/// What binding an array -> array codec gives: the bound codec (`None` when its configuration
+/// has errors, all reported) and the data type it produces when that is known even so (so that
+/// the codecs after it can still be checked).
+pub struct ArrayBinding {
+    /// The bound codec.
+    pub codec: Option<Box<dyn BoundArrayCodec>>,
+    /// The data type the codec produces, when known.
+    pub encoded: Option<DataType>,
+}
+
+/// Binds an array -> array codec: `(configuration, pointer of the codec object, the data type
+/// it receives, report)`.
+pub type BindArrayFn = fn(Option<&Json>, &str, DataType, &mut Report) -> ArrayBinding;
+
+/// Binds an array -> bytes codec: `(configuration, pointer, the data type it receives when
+/// known, report)`.
+pub type BindBytesFn =
+    fn(Option<&Json>, &str, Option<DataType>, &mut Report) -> Option<Box<dyn BoundArrayToBytes>>;
+
+/// How a registered codec is bound.
+#[derive(Clone, Copy)]
+pub enum Binder {
+    /// An array -> array codec of this crate.
+    Array(BindArrayFn),
+    /// An array -> bytes codec of this crate.
+    Bytes(BindBytesFn),
+    /// Defined by a spec or a known extension, not implemented here.
+    NotImplemented,
+}
+
+/// One codec name in the registry.
+#[derive(Clone, Copy)]
+pub struct CodecDef {
+    /// The Zarr v3 name.
+    pub name: &'static str,
+    /// The Zarr v2 / numcodecs id, where there is one.
+    pub v2_id: Option<&'static str>,
+    /// Its kind.
+    pub kind: CodecKind,
+    /// How it is bound.
+    pub binder: Binder,
+}
+
+impl CodecDef {
+    /// A codec defined elsewhere that this crate does not implement.
+    const fn known(name: &'static str, kind: CodecKind) -> CodecDef {
+        CodecDef {
+            name,
+            v2_id: None,
+            kind,
+            binder: Binder::NotImplemented,
+        }
+    }
+
+    /// Whether this crate implements it.
+    pub fn implemented(&self) -> bool {
+        !matches!(self.binder, Binder::NotImplemented)
+    }
+}
+
+/// Codecs that the Zarr v3 core spec, the zarr-extensions registry or numcodecs define and this
+/// crate does not implement (reported as `unsupported_codec`, not as unknown).
+pub static KNOWN: &[CodecDef] = {
+    use CodecKind::*;
+    &[
+        CodecDef::known("transpose", ArrayToArray),
+        CodecDef::known("numcodecs.bitround", ArrayToArray),
+        CodecDef::known("numcodecs.quantize", ArrayToArray),
+        CodecDef::known("numcodecs.delta", ArrayToArray),
+        CodecDef::known("numcodecs.astype", ArrayToArray),
+        CodecDef::known("sharding_indexed", ArrayToBytes),
+        CodecDef::known("packbits", ArrayToBytes),
+        CodecDef::known("vlen-utf8", ArrayToBytes),
+        CodecDef::known("vlen-bytes", ArrayToBytes),
+        CodecDef::known("gzip", BytesToBytes),
+        CodecDef::known("zstd", BytesToBytes),
+        CodecDef::known("blosc", BytesToBytes),
+        CodecDef::known("crc32c", BytesToBytes),
+        CodecDef::known("numcodecs.gzip", BytesToBytes),
+        CodecDef::known("numcodecs.zlib", BytesToBytes),
+        CodecDef::known("numcodecs.zstd", BytesToBytes),
+        CodecDef::known("numcodecs.blosc", BytesToBytes),
+        CodecDef::known("numcodecs.bz2", BytesToBytes),
+        CodecDef::known("numcodecs.lzma", BytesToBytes),
+        CodecDef::known("numcodecs.lz4", BytesToBytes),
+        CodecDef::known("numcodecs.shuffle", BytesToBytes),
+        CodecDef::known("numcodecs.adler32", BytesToBytes),
+        CodecDef::known("numcodecs.fletcher32", BytesToBytes),
+        CodecDef::known("numcodecs.crc32", BytesToBytes),
+        CodecDef::known("numcodecs.crc32c", BytesToBytes),
+    ]
+};
+
+/// The registry entry of a Zarr v3 codec name (implemented or only known).
+pub fn lookup(name: &str) -> Option<&'static CodecDef> {
+    IMPLEMENTED
+        .iter()
+        .flat_map(|m| m.iter())
+        .chain(KNOWN)
+        .find(|d| d.name == name)
+}
+
 /// What this crate knows about a codec name: its kind, and whether it is implemented here.
 pub fn known_codec(name: &str) -> Option<(CodecKind, bool)> {
-    use CodecKind::*;
-    Some(match name {
-        "scale_offset" | "cast_value" | "cf.scale_offset" | "numcodecs.fixedscaleoffset" => {
-            (ArrayToArray, true)
-        }
-        "bytes" => (ArrayToBytes, true),
-        "transpose" | "numcodecs.bitround" | "numcodecs.quantize" | "numcodecs.delta"
-        | "numcodecs.astype" => (ArrayToArray, false),
-        "sharding_indexed" | "packbits" | "vlen-utf8" | "vlen-bytes" => (ArrayToBytes, false),
-        "gzip"
-        | "zstd"
-        | "blosc"
-        | "crc32c"
-        | "numcodecs.gzip"
-        | "numcodecs.zlib"
-        | "numcodecs.zstd"
-        | "numcodecs.blosc"
-        | "numcodecs.bz2"
-        | "numcodecs.lzma"
-        | "numcodecs.lz4"
-        | "numcodecs.shuffle"
-        | "numcodecs.adler32"
-        | "numcodecs.fletcher32"
-        | "numcodecs.crc32"
-        | "numcodecs.crc32c" => (BytesToBytes, false),
-        _ => return None,
-    })
+    lookup(name).map(|d| (d.kind, d.implemented()))
+}
+
+/// An array -> array codec bound to the data type it receives: it owns its encoded data type,
+/// its fill-value rule and its run per direction, all chosen at bind time.
+pub trait BoundArrayCodec: std::fmt::Debug + Any {
+    /// The codec name as metadata spells it.
+    fn name(&self) -> &'static str;
+    /// The data type this codec receives (the decoded side).
+    fn decoded_type(&self) -> DataType;
+    /// The data type it produces (the encoded side).
+    fn encoded_type(&self) -> DataType;
+    /// The fill value after this codec, given the fill value it receives (raw bits):
+    /// `Ok(None)` when the codec does not transform fill values (later codecs then see none),
+    /// or the whole message of why this fill value cannot pass it.
+    fn encode_fill(&self, fill: u64) -> std::result::Result<Option<u64>, String>;
+    /// One value (raw bits) run through the codec in `dir`; `None` when that fails (the
+    /// lookup tables use this; errors come from [`BoundArrayCodec::run`]).
+    fn value(&self, dir: Direction, bits: u64) -> Option<u64>;
+    /// Runs the codec in `dir` over a whole in-memory buffer into `out` (the same element
+    /// count): the kernel chosen at bind time, whose declined blocks the element-by-element
+    /// reference redoes (only the reference with `opts.reference_only`). Errors name the element
+    /// index within `input`.
+    fn run(&self, dir: Direction, input: &[u8], out: &mut [u8], opts: RunOptions) -> Result<()>;
+    /// The loops that run this codec followed by `next` as one, per direction, when there are.
+    fn fuse(&self, _next: &dyn BoundArrayCodec) -> PerDirection<Option<Fused>> {
+        PerDirection::default()
+    }
+    /// For [`BoundArrayCodec::fuse`]: the concrete codec behind the trait object.
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// A loop that runs two adjacent codecs at once (see [`crate::kernels::fused`]).
+#[derive(Debug, Clone)]
+pub enum Fused {
+    /// Decodes both codecs in one loop; never fails.
+    Decode(FusedDecode),
+    /// Encodes both codecs per block; a block it declines is redone codec by codec.
+    Encode(FusedEncode),
+}
+
+/// An array -> bytes codec bound to the data type it receives.
+pub trait BoundArrayToBytes: std::fmt::Debug {
+    /// Whether stored bytes and in-memory elements are the same bytes, so a chain can skip it.
+    fn is_identity(&self) -> bool;
+    /// In-memory elements to stored bytes.
+    fn encode(&self, input: &[u8]) -> Vec<u8>;
+    /// Stored bytes to in-memory elements.
+    fn decode(&self, input: &[u8]) -> Vec<u8>;
 }

@@ -5,7 +5,10 @@
 //! is an error.
 
 use crate::codec::cast::{show, show_f64};
-use crate::codec::scalar;
+use crate::codec::{
+    scalar, ArrayBinding, Binder, BoundArrayCodec, CastValue, CodecDef, CodecKind, Fused,
+    RunOptions,
+};
 use crate::dtype::{DataType, Kind};
 use crate::error::{Error, ErrorCode, Report, Result};
 use crate::json::text::int_text;
@@ -15,9 +18,41 @@ use crate::kernels::arith::{
     float_decode_f32, float_decode_f64, float_encode_f32, float_encode_f64, IntKernel, Op,
 };
 use crate::kernels::cast::FloatT;
-use crate::kernels::fused::FloatArith;
+use crate::kernels::fused::{FloatArith, FusedDecode, FusedEncode};
 use crate::kernels::run_blocks;
 use crate::num::{FloatFormat, IntFormat, Rounded, RoundingMode};
+use crate::{Direction, PerDirection};
+use std::any::Any;
+
+/// The registry entries of this module: `scale_offset` and `cf.scale_offset`.
+pub const CODECS: &[CodecDef] = &[
+    CodecDef {
+        name: "scale_offset",
+        v2_id: None,
+        kind: CodecKind::ArrayToArray,
+        binder: Binder::Array(|c, p, t, r| bind(Convention::ScaleOffset, c, p, t, r)),
+    },
+    CodecDef {
+        name: "cf.scale_offset",
+        v2_id: None,
+        kind: CodecKind::ArrayToArray,
+        binder: Binder::Array(|c, p, t, r| bind(Convention::Cf, c, p, t, r)),
+    },
+];
+
+fn bind(
+    conv: Convention,
+    config: Option<&Json>,
+    pointer: &str,
+    dtype: DataType,
+    report: &mut Report,
+) -> ArrayBinding {
+    ArrayBinding {
+        codec: ScaleOffset::parse(conv, config, pointer, dtype, report)
+            .map(|c| Box::new(c) as Box<dyn BoundArrayCodec>),
+        encoded: Some(dtype),
+    }
+}
 
 /// Arithmetic selected once at bind time.
 #[derive(Debug, Clone, Copy)]
@@ -77,8 +112,6 @@ pub struct ScaleOffset {
     conv: Convention,
     /// The integer kernel, selected at bind time (int16 ... uint64).
     int_kernel: Option<IntKernel>,
-    /// Use the kernels (false: the element-by-element reference only, for tests).
-    fast: bool,
 }
 
 /// Why one element failed, before the element index is attached.
@@ -204,18 +237,7 @@ impl ScaleOffset {
             arith,
             conv,
             int_kernel,
-            fast: true,
         })
-    }
-
-    /// The same codec without its kernels: every buffer goes through the element-by-element
-    /// reference (for tests that compare the two).
-    #[doc(hidden)]
-    pub fn without_kernels(&self) -> ScaleOffset {
-        ScaleOffset {
-            fast: false,
-            ..self.clone()
-        }
     }
 
     /// The float32/float64 decode arithmetic, for a fused chain kernel.
@@ -336,28 +358,29 @@ impl ScaleOffset {
         })
     }
 
-    /// Encodes an in-memory buffer of the data type into `out` (same length).
-    pub fn encode(&self, input: &[u8], out: &mut [u8]) -> Result<()> {
-        self.run(true, input, out)
-    }
-
-    /// Decodes an in-memory buffer of the data type into `out` (same length).
-    pub fn decode(&self, input: &[u8], out: &mut [u8]) -> Result<()> {
-        self.run(false, input, out)
-    }
-
     /// The kernel selected at bind time; the reference (`each`) for what it declines.
-    fn run(&self, enc: bool, input: &[u8], out: &mut [u8]) -> Result<()> {
+    fn run_dir(&self, dir: Direction, input: &[u8], out: &mut [u8], opts: RunOptions) -> Result<()> {
         let (enc_op, dec_op) = self.ops();
-        let o = if enc { enc_op } else { dec_op };
-        if !self.fast {
-            return self.each(0, input, out, enc);
+        let (o, enc) = match dir {
+            Direction::Encode => (enc_op, true),
+            Direction::Decode => (dec_op, false),
+        };
+        if opts.reference_only {
+            return self.each(dir, 0, input, out);
         }
-        match (self.arith, enc) {
-            (Arith::F32 { offset, scale }, true) => float_encode_f32(input, out, o, offset, scale),
-            (Arith::F32 { offset, scale }, false) => float_decode_f32(input, out, o, offset, scale),
-            (Arith::F64 { offset, scale }, true) => float_encode_f64(input, out, o, offset, scale),
-            (Arith::F64 { offset, scale }, false) => float_decode_f64(input, out, o, offset, scale),
+        match (self.arith, dir) {
+            (Arith::F32 { offset, scale }, Direction::Encode) => {
+                float_encode_f32(input, out, o, offset, scale)
+            }
+            (Arith::F32 { offset, scale }, Direction::Decode) => {
+                float_decode_f32(input, out, o, offset, scale)
+            }
+            (Arith::F64 { offset, scale }, Direction::Encode) => {
+                float_encode_f64(input, out, o, offset, scale)
+            }
+            (Arith::F64 { offset, scale }, Direction::Decode) => {
+                float_decode_f64(input, out, o, offset, scale)
+            }
             _ => {
                 let size = self.dtype.size();
                 return match &self.int_kernel {
@@ -367,9 +390,9 @@ impl ScaleOffset {
                         size,
                         size,
                         |i, o| k.run(enc, i, o),
-                        |first, i, o| self.each(first, i, o, enc),
+                        |first, i, o| self.each(dir, first, i, o),
                     ),
-                    None => self.each(0, input, out, enc),
+                    None => self.each(dir, 0, input, out),
                 };
             }
         }
@@ -378,15 +401,14 @@ impl ScaleOffset {
 
     /// The reference: element by element; `first` is the index of `input`'s first element in
     /// the chunk (for error messages).
-    fn each(&self, first: usize, input: &[u8], out: &mut [u8], enc: bool) -> Result<()> {
+    fn each(&self, dir: Direction, first: usize, input: &[u8], out: &mut [u8]) -> Result<()> {
         let d = self.dtype;
         let n = input.len() / d.size();
         for i in 0..n {
             let x = d.read_bits(input, i);
-            let r = if enc {
-                self.encode_one(x)
-            } else {
-                self.decode_one(x)
+            let r = match dir {
+                Direction::Encode => self.encode_one(x),
+                Direction::Decode => self.decode_one(x),
             };
             match r {
                 Ok(b) => d.write_bits(out, i, b),
@@ -399,6 +421,53 @@ impl ScaleOffset {
             }
         }
         Ok(())
+    }
+}
+
+impl BoundArrayCodec for ScaleOffset {
+    fn name(&self) -> &'static str {
+        self.conv.name()
+    }
+    fn decoded_type(&self) -> DataType {
+        self.dtype
+    }
+    fn encoded_type(&self) -> DataType {
+        self.dtype
+    }
+    fn encode_fill(&self, fill: u64) -> std::result::Result<Option<u64>, String> {
+        self.encode_value(fill).map(Some).map_err(|e| {
+            format!(
+                "the fill value {} cannot pass through {}: {}",
+                show(self.dtype, fill),
+                self.name(),
+                e.message
+            )
+        })
+    }
+    fn value(&self, dir: Direction, bits: u64) -> Option<u64> {
+        match dir {
+            Direction::Encode => self.encode_value(bits).ok(),
+            Direction::Decode => self.decode_value(bits).ok(),
+        }
+    }
+    fn run(&self, dir: Direction, input: &[u8], out: &mut [u8], opts: RunOptions) -> Result<()> {
+        self.run_dir(dir, input, out, opts)
+    }
+    /// `[scale_offset, cast_value]` in float32/float64 arithmetic: one loop per direction where
+    /// the cast kernels allow it.
+    fn fuse(&self, next: &dyn BoundArrayCodec) -> PerDirection<Option<Fused>> {
+        let Some(cv) = next.as_any().downcast_ref::<CastValue>() else {
+            return PerDirection::default();
+        };
+        let (enc_k, dec_k) = cv.kernels();
+        PerDirection {
+            encode: FusedEncode::select(self.float_arith_encode(), enc_k, cv.out_of_range())
+                .map(Fused::Encode),
+            decode: FusedDecode::select(self.float_arith(), dec_k).map(Fused::Decode),
+        }
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
     }
 }
 
