@@ -3,7 +3,7 @@
 
 use crate::codec::cast::{cast_bits, same_value, show, value, Num, OutOfRange};
 use crate::codec::{
-    scalar, ArrayBinding, Binder, BoundArrayCodec, CodecDef, CodecKind, RunOptions,
+    each_element, scalar, ArrayBinding, Binder, BoundArrayCodec, CodecDef, CodecKind, RunOptions,
 };
 use crate::dtype::DataType;
 use crate::error::{Error, Report, Result};
@@ -423,15 +423,10 @@ impl CastValue {
     /// the chunk (for error messages).
     fn each(&self, dir: Direction, first: usize, input: &[u8], out: &mut [u8]) -> Result<()> {
         let (src, dst) = dir.order(self.from, self.to);
-        let n = input.len() / src.size();
-        for i in 0..n {
-            let b = src.read_bits(input, i);
-            match self.cast(dir, b) {
-                Ok(o) => dst.write_bits(out, i, o),
-                Err(e) => return Err(e.context(format!("element {}", first + i))),
-            }
-        }
-        Ok(())
+        each_element(src, dst, input, out, |i, b| {
+            self.cast(dir, b)
+                .map_err(|e| e.context(format!("element {}", first + i)))
+        })
     }
 }
 

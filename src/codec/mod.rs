@@ -47,6 +47,21 @@ pub fn scalar(dtype: DataType, v: &Json, pointer: &str, report: &mut Report) -> 
     Some(s.bits)
 }
 
+/// The element-by-element reference loop of the codecs: `f(index, bits)` for each element of
+/// `input` (elements of `src`), written into `out` (elements of `dst`); the first error ends it.
+pub(crate) fn each_element(
+    src: DataType,
+    dst: DataType,
+    input: &[u8],
+    out: &mut [u8],
+    mut f: impl FnMut(usize, u64) -> Result<u64>,
+) -> Result<()> {
+    for i in 0..input.len() / src.size() {
+        dst.write_bits(out, i, f(i, src.read_bits(input, i))?);
+    }
+    Ok(())
+}
+
 /// The kind of a codec in a Zarr v3 chain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CodecKind {

@@ -6,7 +6,7 @@
 
 use crate::codec::cast::{show, show_f64};
 use crate::codec::{
-    scalar, ArrayBinding, Binder, BoundArrayCodec, CastValue, CodecDef, CodecKind, Fused,
+    each_element, scalar, ArrayBinding, Binder, BoundArrayCodec, CastValue, CodecDef, CodecKind, Fused,
     RunOptions,
 };
 use crate::dtype::{DataType, Kind};
@@ -403,24 +403,18 @@ impl ScaleOffset {
     /// the chunk (for error messages).
     fn each(&self, dir: Direction, first: usize, input: &[u8], out: &mut [u8]) -> Result<()> {
         let d = self.dtype;
-        let n = input.len() / d.size();
-        for i in 0..n {
-            let x = d.read_bits(input, i);
-            let r = match dir {
+        each_element(d, d, input, out, |i, x| {
+            match dir {
                 Direction::Encode => self.encode_one(x),
                 Direction::Decode => self.decode_one(x),
-            };
-            match r {
-                Ok(b) => d.write_bits(out, i, b),
-                Err(Fail(c, m)) => {
-                    return Err(Error::new(
-                        c,
-                        format!("element {} (value {}): {m}", first + i, show(d, x)),
-                    ));
-                }
             }
-        }
-        Ok(())
+            .map_err(|Fail(c, m)| {
+                Error::new(
+                    c,
+                    format!("element {} (value {}): {m}", first + i, show(d, x)),
+                )
+            })
+        })
     }
 }
 
