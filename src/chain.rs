@@ -116,10 +116,15 @@ enum Plan {
 }
 
 /// One bound codec of a chain and the JSON pointer of its entry (for error messages).
-#[derive(Debug)]
 struct Link {
     pointer: String,
     codec: Box<dyn BoundArrayCodec>,
+}
+
+impl std::fmt::Debug for Link {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} at {:?}", self.codec.name(), self.pointer)
+    }
 }
 
 /// A bound list of array -> array codecs.
@@ -479,10 +484,15 @@ pub fn check_in_memory(dtype: DataType, data: &[u8]) -> Result<()> {
 }
 
 /// A whole bound chain: array -> array codecs and the array -> bytes codec.
-#[derive(Debug)]
 pub struct Chain {
     array: ArrayChain,
     bytes: Box<dyn BoundArrayToBytes>,
+}
+
+impl std::fmt::Debug for Chain {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Chain").field("array", &self.array).finish()
+    }
 }
 
 impl Chain {

@@ -207,7 +207,9 @@ pub fn known_codec(name: &str) -> Option<(CodecKind, bool)> {
 
 /// An array -> array codec bound to the data type it receives: it owns its encoded data type,
 /// its fill-value rule and its run per direction, all chosen at bind time.
-pub trait BoundArrayCodec: std::fmt::Debug + Any {
+/// (No `Debug` supertrait: a vtable entry would keep every codec's `Debug` code in the wasm
+/// module, ~70 KB, for messages that never print it.)
+pub trait BoundArrayCodec: Any {
     /// The codec name as metadata spells it.
     fn name(&self) -> &'static str;
     /// The data type this codec receives (the decoded side).
@@ -244,7 +246,7 @@ pub enum Fused {
 }
 
 /// An array -> bytes codec bound to the data type it receives.
-pub trait BoundArrayToBytes: std::fmt::Debug {
+pub trait BoundArrayToBytes {
     /// Whether stored bytes and in-memory elements are the same bytes, so a chain can skip it.
     fn is_identity(&self) -> bool;
     /// In-memory elements to stored bytes.
