@@ -54,7 +54,7 @@ pub enum Syntax {
 /// truncated value and the next [`MAX_DIGITS`]-digit decimal, as the original does, and no
 /// rounding boundary lies in that open interval, so both round identically.
 pub fn parse_decimal(text: &str, syntax: Syntax) -> Option<Decimal> {
-    if syntax == Syntax::Json && !crate::text::is_json_number(text) {
+    if syntax == Syntax::Json && !is_json_number(text) {
         return None;
     }
     let b = text.as_bytes();
@@ -625,6 +625,64 @@ impl Big {
         }
         (q, !self.0.is_empty())
     }
+}
+
+/// Whether `t` matches the JSON number grammar
+/// `-? (0 | [1-9][0-9]*) (\.[0-9]+)? ([eE][+-]?[0-9]+)?`.
+pub fn is_json_number(t: &str) -> bool {
+    number_len(t.as_bytes(), 0) == Ok(t.len())
+}
+
+/// Scans a JSON number starting at `start`; returns its end, or the offset and reason of the
+/// first error.
+pub fn number_len(s: &[u8], start: usize) -> std::result::Result<usize, (usize, &'static str)> {
+    let at = |i: usize| s.get(i).copied();
+    let digits = |mut i: usize| {
+        while matches!(at(i), Some(b'0'..=b'9')) {
+            i += 1;
+        }
+        i
+    };
+    let mut i = start;
+    if at(i) == Some(b'-') {
+        i += 1;
+    }
+    match at(i) {
+        Some(b'0') => {
+            i += 1;
+            if matches!(at(i), Some(b'0'..=b'9')) {
+                return Err((i - 1, "leading zeros are not allowed in JSON numbers"));
+            }
+        }
+        Some(b'1'..=b'9') => i = digits(i),
+        Some(b'I') => {
+            return Err((
+                start,
+                "Infinity is not a JSON value (Zarr writes it as the string \"-Infinity\")",
+            ))
+        }
+        _ => return Err((i, "expected a digit after '-'")),
+    }
+    if at(i) == Some(b'.') {
+        i += 1;
+        let j = digits(i);
+        if j == i {
+            return Err((i, "expected a digit after the decimal point"));
+        }
+        i = j;
+    }
+    if matches!(at(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(at(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let j = digits(i);
+        if j == i {
+            return Err((i, "expected a digit in the exponent"));
+        }
+        i = j;
+    }
+    Ok(i)
 }
 
 #[cfg(test)]

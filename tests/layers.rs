@@ -1,0 +1,174 @@
+//! The module picture has no import that runs up the layers: every `crate::<module>` path in a
+//! crate's code (comments excluded) names a module of a lower layer than the one it is in. The
+//! layers, lowest first, are listed here; a new module must be added to its crate's list.
+// Test code may unwrap, index and panic (the workspace lints deny it in the library).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::unreachable
+)]
+
+use std::fs;
+use std::path::Path;
+
+/// crates/core: numbers, number text, errors, data types, value conversion, buffers, kernels.
+const CORE: &[&[&str]] = &[
+    &["num", "direction"],
+    &["decimal"],
+    &["text"],
+    &["error"],
+    &["dtype"],
+    &["cast", "buf"],
+    &["kernels"],
+    &["lib"],
+];
+
+/// The main crate: JSON, codecs, chains, documents, API arguments, CF, bindings. (`kernel_tests`
+/// is a test module at the top.) Names the core re-exports (`dtype`, `num`, ...) count as the
+/// lowest layer.
+const MAIN: &[&[&str]] = &[
+    &[
+        "num",
+        "direction",
+        "decimal",
+        "text",
+        "error",
+        "dtype",
+        "cast",
+        "buf",
+        "kernels",
+        "Direction",
+        "PerDirection",
+        "DataType",
+    ],
+    &["json"],
+    &["codec"],
+    &["chain"],
+    &["v2"],
+    &["metadata"],
+    &["args"],
+    &["cf"],
+    &["lib", "wasm", "kernel_tests"],
+];
+
+fn layer(layers: &[&[&str]], m: &str) -> Option<usize> {
+    layers.iter().position(|l| l.contains(&m))
+}
+
+/// `(module, file)` for every .rs file below `dir` (the module is the first path component).
+fn files(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) {
+    for e in fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            files(&p, root, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            let rel = p.strip_prefix(root).unwrap().to_string_lossy().to_string();
+            let m = rel
+                .split('/')
+                .next()
+                .unwrap()
+                .trim_end_matches(".rs")
+                .to_string();
+            out.push((m, rel));
+        }
+    }
+}
+
+/// Every `crate::x` of `text` outside comments.
+fn crate_paths(text: &str) -> Vec<String> {
+    let mut v = Vec::new();
+    for line in text.lines() {
+        let code = line.split("//").next().unwrap();
+        let mut rest = code;
+        while let Some(i) = rest.find("crate::") {
+            let after = &rest[i + 7..];
+            let name: String = after
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                v.push(name);
+            }
+            rest = after;
+        }
+    }
+    v
+}
+
+/// The upward imports among `(module, file name, text)`.
+fn violations(layers: &[&[&str]], sources: &[(String, String, String)]) -> Vec<String> {
+    let mut bad = Vec::new();
+    for (m, rel, text) in sources {
+        let Some(from) = layer(layers, m) else {
+            bad.push(format!(
+                "{rel}: module {m} is in no layer of tests/layers.rs"
+            ));
+            continue;
+        };
+        for to in crate_paths(text) {
+            match layer(layers, &to) {
+                _ if to == *m => {}
+                Some(l) if l < from => {}
+                Some(_) => bad.push(format!("{rel}: {m} uses crate::{to}, not a lower layer")),
+                // A crate-root item (a function or type of lib.rs): only the top may use it.
+                None if from == layers.len() - 1 => {}
+                None => bad.push(format!("{rel}: {m} uses crate::{to} (the crate root)")),
+            }
+        }
+    }
+    bad
+}
+
+fn check(dir: &str, layers: &[&[&str]]) -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut fs_ = Vec::new();
+    files(&root, &root, &mut fs_);
+    let sources: Vec<_> = fs_
+        .into_iter()
+        .map(|(m, rel)| {
+            let text = fs::read_to_string(root.join(&rel)).unwrap();
+            (m, format!("{dir}/{rel}"), text)
+        })
+        .collect();
+    violations(layers, &sources)
+}
+
+#[test]
+fn core_imports_only_run_down() {
+    let bad = check("crates/core/src", CORE);
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn main_imports_only_run_down() {
+    let bad = check("src", MAIN);
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// The check itself: an import up the layers, or across one layer, is found; comments are not
+/// code.
+#[test]
+fn an_upward_import_is_reported() {
+    assert_eq!(
+        crate_paths("use crate::chain::X; // crate::wasm"),
+        ["chain"]
+    );
+    let src = |m: &str, text: &str| (m.to_string(), format!("{m}.rs"), text.to_string());
+    let bad = violations(
+        MAIN,
+        &[
+            src("codec", "use crate::chain::ArrayChain;"),
+            src("chain", "use crate::codec::lookup; // crate::wasm"),
+            src("cast", "use crate::buf::byte_len;"),
+            src("json", "let x = crate::encode_chunk;"),
+            src("nowhere", ""),
+        ],
+    );
+    assert_eq!(bad.len(), 4, "{bad:?}");
+    assert!(bad[0].contains("codec uses crate::chain"), "{bad:?}");
+    assert!(bad[1].contains("cast uses crate::buf"), "{bad:?}");
+    assert!(bad[2].contains("the crate root"), "{bad:?}");
+    assert!(bad[3].contains("in no layer"), "{bad:?}");
+}
