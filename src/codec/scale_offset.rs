@@ -6,7 +6,7 @@
 
 use crate::codec::cast::{show, show_f64};
 use crate::codec::scalar;
-use crate::dtype::{DataType, Kind};
+use crate::dtype::{DataType, Kind, Prim};
 use crate::error::{Error, ErrorCode, Report, Result};
 use crate::json::text::int_text;
 use crate::json::Quoted;
@@ -14,10 +14,10 @@ use crate::json::{pointer_push, Json};
 use crate::kernels::arith::{
     float_decode_f32, float_decode_f64, float_encode_f32, float_encode_f64, IntKernel, Op,
 };
-use crate::kernels::cast::FloatT;
 use crate::kernels::fused::FloatArith;
 use crate::kernels::run_blocks;
 use crate::num::{FloatFormat, IntFormat, Rounded, RoundingMode};
+use crate::Direction;
 
 /// Arithmetic selected once at bind time.
 #[derive(Debug, Clone, Copy)]
@@ -223,13 +223,13 @@ impl ScaleOffset {
         let (_, op) = self.ops();
         match self.arith {
             Arith::F32 { offset, scale } => Some(FloatArith {
-                ty: FloatT::F32,
+                ty: Prim::F32,
                 op,
                 offset: offset as f64,
                 scale: scale as f64,
             }),
             Arith::F64 { offset, scale } => Some(FloatArith {
-                ty: FloatT::F64,
+                ty: Prim::F64,
                 op,
                 offset,
                 scale,
@@ -360,13 +360,18 @@ impl ScaleOffset {
             (Arith::F64 { offset, scale }, false) => float_decode_f64(input, out, o, offset, scale),
             _ => {
                 let size = self.dtype.size();
+                let dir = if enc {
+                    Direction::Encode
+                } else {
+                    Direction::Decode
+                };
                 return match &self.int_kernel {
                     Some(k) => run_blocks(
                         input,
                         out,
                         size,
                         size,
-                        |i, o| k.run(enc, i, o),
+                        |i, o| k.run(dir, i, o),
                         |first, i, o| self.each(first, i, o, enc),
                     ),
                     None => self.each(0, input, out, enc),
