@@ -885,6 +885,22 @@ mod tests {
         (c, r)
     }
 
+    /// float16 rounding of an f64 is one rounding of the whole f64: 1 + 2^-11 + 2^-40 lies just
+    /// above the tie between 1 and 1 + 2^-10. (`half` 2.7's `f16::from_f64` gives 0x3c00 here: it
+    /// drops the low 32 bits of the significand, and with f16c it rounds through float32 first,
+    /// which is why this codec does not use it.)
+    #[test]
+    fn f16_rounding_is_one_rounding_of_the_f64() {
+        let x = 1.0 + 2f64.powi(-11) + 2f64.powi(-40);
+        assert_eq!(f16_bits(x), 0x3c01);
+        assert_eq!(f16_bits(-x), 0xbc01);
+        assert_eq!(f16_bits(1.0 + 2f64.powi(-11)), 0x3c00); // the tie itself: to even
+        assert_eq!(round_f16(x), 1.0 + 2f64.powi(-10));
+        // Just below half the smallest subnormal (2^-25) rounds to 0, just above to 2^-24.
+        assert_eq!(f16_bits(2f64.powi(-25) * (1.0 - 2f64.powi(-40))), 0);
+        assert_eq!(f16_bits(2f64.powi(-25) * (1.0 + 2f64.powi(-40))), 1);
+    }
+
     #[test]
     fn reports_every_problem() {
         let (c, r) = codec(

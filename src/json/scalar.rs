@@ -1,4 +1,4 @@
-//! Zarr v3 fill-value JSON scalars for the 26 numeric data types (the encoding that
+//! Zarr v3 fill-value JSON scalars for the numeric data types (the encoding that
 //! `fill_value`, `scale_offset`'s `scale`/`offset` and `cast_value`'s `scalar_map` use).
 //!
 //! Strict forms (Zarr v3 core, "Permitted fill values"):
@@ -1738,7 +1738,7 @@ mod tests {
 
     #[test]
     fn every_dtype_roundtrips_its_samples() {
-        // write_scalar → parse_scalar over a spread of raw codes for all 26 types.
+        // write_scalar → parse_scalar over a spread of raw codes for every type.
         let mut r = Rng(77);
         for dt in ALL {
             for _ in 0..2000 {
