@@ -33,6 +33,7 @@
 // numcodecs' own semantics (`numcodecs.fixedscaleoffset`): decode in float64 and cast once,
 // whatever the fill value (a NaN fill is fine).
 
+import { DATA_TYPES } from './dtypes.js';
 import { decode, decodeChunk, encode, encodeChunk, encodedDataType, ready, toJsonText, validate } from './index.js';
 
 /** The codec names `register` sets. */
@@ -46,61 +47,28 @@ export const ENCODED_META = Symbol.for('zarr-scale-offset.encodedMeta');
 
 const NATIVE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 'little' : 'big';
 
-// The data types zarrita 0.7 holds in a typed array (util.ts getCtr).
+// The data types zarrita 0.7 holds in a typed array (util.ts getCtr): those whose typed array
+// holds the values at full width (int8 ... uint64, float32, float64, and float16 where the runtime
+// has a Float16Array), not raw bits or sub-byte values.
 function zarritaHolds(dataType) {
-  switch (dataType) {
-    case 'int8':
-    case 'int16':
-    case 'int32':
-    case 'int64':
-    case 'uint8':
-    case 'uint16':
-    case 'uint32':
-    case 'uint64':
-    case 'float32':
-    case 'float64':
-      return true;
-    case 'float16':
-      return typeof globalThis.Float16Array === 'function';
-    default:
-      return false;
-  }
+  const t = DATA_TYPES[dataType];
+  if (!t || t.bits !== 8 * t.size || (t.float && !t.array.startsWith('Float'))) return false;
+  return typeof globalThis[t.array] === 'function';
 }
-
-const WIDTH = {
-  int2: 1, int4: 1, int8: 1, uint2: 1, uint4: 1, uint8: 1,
-  float4_e2m1fn: 1, float6_e2m3fn: 1, float6_e3m2fn: 1, float8_e3m4: 1, float8_e4m3: 1,
-  float8_e4m3b11fnuz: 1, float8_e4m3fnuz: 1, float8_e5m2: 1, float8_e5m2fnuz: 1, float8_e8m0fnu: 1,
-  int16: 2, uint16: 2, bfloat16: 2, float16: 2,
-  int32: 4, uint32: 4, float32: 4,
-  int64: 8, uint64: 8, float64: 8,
-};
-
-// Stored bits of the types narrower than their byte (the `bytes` codec writes the upper bits as 0).
-const BITS = { int2: 2, uint2: 2, int4: 4, uint4: 4, float4_e2m1fn: 4, float6_e2m3fn: 6, float6_e3m2fn: 6 };
 
 // The data type zarrita sees for `dataType`: itself, or a same-width unsigned integer.
 function zarritaType(dataType) {
   if (zarritaHolds(dataType)) return dataType;
-  const w = WIDTH[dataType];
+  const w = DATA_TYPES[dataType]?.size;
   if (w === 1) return 'uint8';
   if (w === 2) return 'uint16';
-  return dataType; // not one of the 26: let the core report it
+  return dataType; // not a data type of the table: let the core report it
 }
 
-const CTOR = {
-  int8: Int8Array, int16: Int16Array, int32: Int32Array, int64: BigInt64Array,
-  uint8: Uint8Array, uint16: Uint16Array, uint32: Uint32Array, uint64: BigUint64Array,
-  float32: Float32Array, float64: Float64Array,
-  get float16() {
-    return globalThis.Float16Array;
-  },
-};
+// The typed-array constructor zarrita uses for a data type it holds (else undefined).
+const ctorOf = (dataType) => (zarritaHolds(dataType) ? globalThis[DATA_TYPES[dataType].array] : undefined);
 
-const FLOATS = new Set([
-  'float4_e2m1fn', 'float6_e2m3fn', 'float6_e3m2fn', 'float8_e3m4', 'float8_e4m3', 'float8_e4m3b11fnuz',
-  'float8_e4m3fnuz', 'float8_e5m2', 'float8_e5m2fnuz', 'float8_e8m0fnu', 'bfloat16', 'float16', 'float32', 'float64',
-]);
+const isFloat = (dataType) => DATA_TYPES[dataType]?.float === true;
 
 // ---------------------------------------------------------------------------------------------
 // errors
@@ -118,12 +86,9 @@ function describeCodec(name, index) {
 // ---------------------------------------------------------------------------------------------
 // the data type and fill value a codec receives
 
-// numpy dtype strings as written by numcodecs/zarr v2 ("<f4", "|u1", "u2", "f8") -> zarr names
-const NUMPY = { i1: 'int8', i2: 'int16', i4: 'int32', i8: 'int64', u1: 'uint8', u2: 'uint16', u4: 'uint32', u8: 'uint64', f2: 'float16', f4: 'float32', f8: 'float64' };
-
+// The NumPy spelling numcodecs/zarr v2 write ("<f4", "|u1"), or the name for types NumPy lacks.
 function numpyName(dataType) {
-  for (const [k, v] of Object.entries(NUMPY)) if (v === dataType) return (k[1] === '1' ? '|' : '<') + k;
-  return dataType;
+  return DATA_TYPES[dataType]?.numpy ?? dataType;
 }
 
 // zarrita parsed zarr.json with JSON.parse: an integer beyond 2^53 is now the nearest double,
@@ -156,7 +121,7 @@ function fillText(value, dataType) {
       if (Number.isNaN(value)) return '"NaN"';
       if (value === Infinity) return '"Infinity"';
       if (value === -Infinity) return '"-Infinity"';
-      if (Object.is(value, -0)) return FLOATS.has(dataType) ? '-0.0' : '0';
+      if (Object.is(value, -0)) return isFloat(dataType) ? '-0.0' : '0';
       return toJsonText(exactNumbers(value));
     default:
       return toJsonText(value);
@@ -175,8 +140,8 @@ function incoming(meta) {
 function elementText(ta, dataType) {
   const v = ta[0];
   if (typeof v === 'bigint') return v.toString();
-  if (ta instanceof Uint16Array && FLOATS.has(dataType)) return JSON.stringify('0x' + v.toString(16).padStart(4, '0'));
-  if (ta instanceof Uint8Array && FLOATS.has(dataType)) return JSON.stringify('0x' + v.toString(16).padStart(2, '0'));
+  if (ta instanceof Uint16Array && isFloat(dataType)) return JSON.stringify('0x' + v.toString(16).padStart(4, '0'));
+  if (ta instanceof Uint8Array && isFloat(dataType)) return JSON.stringify('0x' + v.toString(16).padStart(2, '0'));
   return fillText(v, dataType);
 }
 
@@ -198,16 +163,18 @@ function bytesOf(data) {
 
 // Stored bytes (after `bytes`) -> the typed array zarrita sees for `dataType`.
 function asZarrita(bytes, dataType) {
-  const Ctor = CTOR[zarritaType(dataType)] ?? Uint8Array;
+  const Ctor = ctorOf(zarritaType(dataType)) ?? Uint8Array;
   if (Ctor === Uint8Array) return bytes;
   if (bytes.byteOffset % Ctor.BYTES_PER_ELEMENT !== 0) bytes = bytes.slice();
   return new Ctor(bytes.buffer, bytes.byteOffset, bytes.byteLength / Ctor.BYTES_PER_ELEMENT);
 }
 
-// In-memory values handed to encode: int2/int4 surrogates (raw bytes) become sign-extended.
+// In-memory values handed to encode: surrogates of the sub-byte signed integers (int2/int4, raw
+// bytes) become sign-extended.
 function toCoreInput(data, dataType) {
-  if ((dataType === 'int4' || dataType === 'int2') && !(data instanceof Int8Array)) {
-    const bits = dataType === 'int4' ? 4 : 2;
+  const t = DATA_TYPES[dataType];
+  if (t && !t.float && t.array === 'Int8Array' && t.bits < 8 && !(data instanceof Int8Array)) {
+    const bits = t.bits;
     const shift = 32 - bits;
     const out = new Int8Array(data.length);
     for (let i = 0; i < data.length; i++) out[i] = ((Number(data[i]) & ((1 << bits) - 1)) << shift) >> shift;
@@ -285,7 +252,7 @@ class Codec {
         const enc = encode(`[${this.#codecText}]`, this.#in, fillArray(this.#in, this.#fill));
         fill = elementText(enc, this.#out);
         // zarrita's view: the value itself, or the raw bits of a surrogate
-        fillValue = type === this.#out ? enc[0] : Number(enc[0]) & (2 ** (BITS[this.#out] ?? 8 * WIDTH[this.#out]) - 1);
+        fillValue = type === this.#out ? enc[0] : Number(enc[0]) & (2 ** DATA_TYPES[this.#out].bits - 1);
       } catch {
         // a read-only codec (numcodecs.fixedscaleoffset): the fill value is bookkeeping only
       }
@@ -396,7 +363,7 @@ function fromConfig(name, config, meta) {
     // No fill value (zarrita gives null for v2 arrays without one): use the value an encoded zero
     // decodes to, which always passes the codec.
     try {
-      const Zero = CTOR[zarritaType(encodedType)] ?? Uint8Array;
+      const Zero = ctorOf(zarritaType(encodedType)) ?? Uint8Array;
       const zero = encodedType === 'float8_e8m0fnu' ? new Uint8Array([127]) : new Zero(1);
       fill = elementText(decode(`[${codecText}]`, dataType, zero), dataType);
     } catch {

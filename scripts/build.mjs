@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // `npm run build`: builds the npm package into dist/.
 //
+//   0. node scripts/gen-dtypes.mjs: js/dtypes.js and the data-type part of js/index.d.ts from the
+//      data-type table (crates/core/src/dtype.rs)
 //   1. wasm-pack build --release --target web --mode no-install --out-dir pkg
 //      (Cargo.toml sets wasm-opt = false for wasm-pack; --mode no-install never downloads.)
 //   2. npm binaryen's wasm-opt -Oz --converge on pkg/zarr_scale_offset_bg.wasm, dropping the
@@ -14,6 +16,7 @@
 //                                      as base64 together with the decoder js/lzma.js
 //      dist/index.js, dist/index.d.ts  copies of js/index.js and js/index.d.ts
 //      dist/zarrita.js, dist/zarrita.d.ts  the zarrita.js adapter (subpath export ./zarrita)
+//      dist/dtypes.js                  the data-type table the adapter reads (generated in step 0)
 //   4. prints the raw and gzip sizes.
 //
 // Needs the `xz` command (xz-utils; scripts/setup.sh installs it).
@@ -89,6 +92,7 @@ function findWasmOpt() {
 
 async function main() {
   const t0 = Date.now();
+  run(process.execPath, [path.join('scripts', 'gen-dtypes.mjs')]);
   if (!args.has('--skip-wasm-pack')) {
     const home = process.env.HOME ?? '';
     const toolRoot = process.env.CARGO_INSTALL_ROOT ?? process.env.CARGO_HOME ?? path.join(home, '.cargo');
@@ -226,14 +230,14 @@ export async function wasmBytes() {
   writeFileSync(path.join(DIST, `${NAME}_wasm.js`), inline);
 
   // 3c. entry and types
-  for (const f of ['index.js', 'index.d.ts', 'zarrita.js', 'zarrita.d.ts']) {
+  for (const f of ['index.js', 'index.d.ts', 'zarrita.js', 'zarrita.d.ts', 'dtypes.js']) {
     copyFileSync(path.join(ROOT, 'js', f), path.join(DIST, f));
   }
 
   // 3d. minify the JavaScript (rolldown's Oxc minifier; exports keep their names). The readable
   // sources are js/*.js and the wasm-bindgen output in pkg/; --no-minify keeps dist/ readable.
   if (!args.has('--no-minify')) {
-    for (const f of ['index.js', 'zarrita.js', `${NAME}.js`, `${NAME}_wasm.js`]) {
+    for (const f of ['index.js', 'zarrita.js', 'dtypes.js', `${NAME}.js`, `${NAME}_wasm.js`]) {
       const p = path.join(DIST, f);
       const src = readFileSync(p, 'utf8');
       const r = minifySync(f, src, { compress: true, mangle: true, module: true });

@@ -116,14 +116,14 @@ function newestMtime(p) {
   return m;
 }
 
-/** Whether dist/ is missing or older than js/, src/, Cargo.toml or Cargo.lock. */
+/** Whether dist/ is missing or older than js/, src/, crates/, Cargo.toml or Cargo.lock. */
 export function needsBuild(root = ROOT) {
-  const outputs = ['index.js', 'index.d.ts', 'zarrita.js', 'zarrita.d.ts', 'zarr_scale_offset.js', 'zarr_scale_offset_wasm.js'].map((f) =>
+  const outputs = ['index.js', 'index.d.ts', 'zarrita.js', 'zarrita.d.ts', 'dtypes.js', 'zarr_scale_offset.js', 'zarr_scale_offset_wasm.js'].map((f) =>
     path.join(root, 'dist', f),
   );
   if (!outputs.every(existsSync)) return true;
   const built = Math.min(...outputs.map((f) => statSync(f).mtimeMs));
-  const sources = ['js', 'src', 'Cargo.toml', 'Cargo.lock', 'scripts/build.mjs'].map((f) => path.join(root, f));
+  const sources = ['js', 'src', 'crates', 'Cargo.toml', 'Cargo.lock', 'scripts/build.mjs'].map((f) => path.join(root, f));
   return Math.max(...sources.map(newestMtime)) > built;
 }
 

@@ -605,13 +605,9 @@ fn int_scale_offset_kernels_match_reference() {
                     };
                     let k: &IntKernel = k;
                     let p = k.proven();
-                    proven += p.0 as usize + p.1 as usize;
-                    for enc in [true, false] {
-                        let dir = if enc {
-                            Direction::Encode
-                        } else {
-                            Direction::Decode
-                        };
+                    proven += p.encode as usize + p.decode as usize;
+                    for dir in Direction::BOTH {
+                        let enc = dir == Direction::Encode;
                         let want: Vec<Option<u64>> = inputs
                             .iter()
                             .map(|&x| {
@@ -631,7 +627,7 @@ fn int_scale_offset_kernels_match_reference() {
                             &inputs,
                             &want,
                             &ordinary,
-                            |i, o| k.run(enc, i, o),
+                            |i, o| k.run(dir, i, o),
                             &what,
                         );
                         let good: Vec<u64> = inputs
@@ -670,7 +666,10 @@ fn int_scale_offset_kernels_match_reference() {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn int_kernel_proofs() {
     use crate::kernels::arith::Op::*;
-    let k = |d, off, s, e, dd| IntKernel::select(d, off, s, e, dd).unwrap().proven();
+    let k = |d, off, s, e, dd| {
+        let p = IntKernel::select(d, off, s, e, dd).unwrap().proven();
+        (p.encode, p.decode)
+    };
     assert_eq!(k(Int16, 0, 1, Mul, Div), (true, true));
     assert_eq!(k(Int16, 0, 3, Mul, Div), (false, true));
     assert_eq!(k(Int16, 0, -1, Mul, Div), (false, false)); // -(-32768) overflows

@@ -1,5 +1,5 @@
-//! zarr-scale-offset: exact Zarr v3 `scale_offset` and `cast_value` codecs for all 26 numeric
-//! data types, for Rust and (through `wasm`) for JavaScript.
+//! zarr-scale-offset: exact Zarr v3 `scale_offset` and `cast_value` codecs for every numeric data
+//! type of the specs (the table in `dtype`), for Rust and (through `wasm`) for JavaScript.
 //!
 //! In-memory buffers are little-endian element arrays: int2/int4 sign-extended into one byte,
 //! uint2/uint4 and the 4/6/8-bit float codes zero-extended into one byte, bfloat16/float16 as

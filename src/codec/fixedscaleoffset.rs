@@ -68,11 +68,12 @@
 //!    where `cast_value` rejects NaN; to int32, 3e9 becomes `INT32_MIN` where `wrap` gives
 //!    -1294967296. On ARM numcodecs saturates instead.
 
+pub use crate::dtype::{parse_numpy_dtype, NumpyDtype};
 use crate::dtype::{DataType, Kind};
 use crate::error::{Error, ErrorCode, Report, Result};
 use crate::json::{parse_scalar, pointer_push, quote, write_scalar, Json};
 use crate::codec::{ArrayBinding, Binder, BoundArrayCodec, CodecDef, CodecKind, RunOptions};
-use crate::num::{decompose_f64, round_to_float, FloatFormat, Rounded, RoundingMode};
+use crate::num::{decompose_f64, round_to_float, Rounded, RoundingMode, F16};
 use crate::Direction;
 use std::any::Any;
 
@@ -81,116 +82,6 @@ pub const NAME: &str = "numcodecs.fixedscaleoffset";
 
 /// The `id` of the codec in numcodecs (and in a Zarr v2 `filters` entry).
 pub const V2_ID: &str = "fixedscaleoffset";
-
-/// A NumPy data type spelling: the data type and the byte order it names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NumpyDtype {
-    /// One of int8..uint64, float16, float32, float64.
-    pub data_type: DataType,
-    /// `Some(true)` for an explicit `>` (big-endian), `Some(false)` for an explicit `<`; `None`
-    /// when the spelling has no byte order (`|`, `=` native, a one-byte type, a name such as
-    /// `"float64"`). Native is little-endian on every platform this crate reproduces (x86-64,
-    /// wasm32).
-    pub big_endian: Option<bool>,
-}
-
-impl NumpyDtype {
-    /// Whether values of this type are stored big-endian: an explicit `>` on a multi-byte type.
-    pub fn is_big(&self) -> bool {
-        self.big_endian == Some(true) && self.data_type.size() > 1
-    }
-}
-
-/// Parses a NumPy data type spelling as `numpy.dtype(s)` reads it (NumPy 2 on 64-bit Linux),
-/// for the 11 types numcodecs can use here: int8..int64, uint8..uint64, float16, float32,
-/// float64. Accepted:
-///
-/// - an optional byte order `<`, `>`, `=` or `|` followed by a kind and a size (`"<f8"`,
-///   `">u2"`, `"|u1"`, `"i4"`) or a one-letter type code (`"d"`, `"<f"`, `"B"`; `l`/`L`/`p`/`P`
-///   are 64-bit as on LP64);
-/// - without a byte order, the type names `int8` … `uint64`, `float16`, `float32`, `float64`,
-///   `half`, `single`, `double`, `byte`, `ubyte`, `short`, `ushort`, `intc`, `uintc`, `long`,
-///   `ulong`, `longlong`, `ulonglong`, `intp`, `uintp`, `int_`, `uint`, `int`, `float`. (NumPy
-///   looks names up in its type dictionary with the byte order character still attached, so
-///   `"<float64"` is not a NumPy spelling.)
-///
-/// Everything else (bool, complex, strings, `"f16"` long double, …) gives `None`.
-pub fn parse_numpy_dtype(s: &str) -> Option<NumpyDtype> {
-    use DataType::*;
-    let rest = s.get(1..).filter(|r| !r.is_empty());
-    let (order, body) = match (s.as_bytes().first(), rest) {
-        (Some(b'<'), Some(r)) => (Some(Some(false)), r),
-        (Some(b'>'), Some(r)) => (Some(Some(true)), r),
-        (Some(b'=' | b'|'), Some(r)) => (Some(None), r),
-        _ => (None, s),
-    };
-    let code = |c: u8| -> Option<DataType> {
-        Some(match c {
-            b'b' => Int8,
-            b'B' => UInt8,
-            b'h' => Int16,
-            b'H' => UInt16,
-            b'i' => Int32,
-            b'I' => UInt32,
-            b'l' | b'q' | b'p' => Int64,
-            b'L' | b'Q' | b'P' => UInt64,
-            b'e' => Float16,
-            b'f' => Float32,
-            b'd' => Float64,
-            _ => return None,
-        })
-    };
-    let bytes = body.as_bytes();
-    let typed = match bytes {
-        [c] => code(*c),
-        [kind, digits @ ..] if digits.iter().all(u8::is_ascii_digit) => {
-            // NumPy reads the size with strtol, so leading zeros are fine ("i01").
-            let size = std::str::from_utf8(digits).ok()?.parse::<u32>().ok()?;
-            match (kind, size) {
-                (b'i', 1) => Some(Int8),
-                (b'i', 2) => Some(Int16),
-                (b'i', 4) => Some(Int32),
-                (b'i', 8) => Some(Int64),
-                (b'u', 1) => Some(UInt8),
-                (b'u', 2) => Some(UInt16),
-                (b'u', 4) => Some(UInt32),
-                (b'u', 8) => Some(UInt64),
-                (b'f', 2) => Some(Float16),
-                (b'f', 4) => Some(Float32),
-                (b'f', 8) => Some(Float64),
-                _ => None,
-            }
-        }
-        _ => None,
-    };
-    if let Some(data_type) = typed {
-        return Some(NumpyDtype {
-            data_type,
-            big_endian: order.flatten(),
-        });
-    }
-    if order.is_some() {
-        return None;
-    }
-    let data_type = match s {
-        "int8" | "byte" => Int8,
-        "int16" | "short" => Int16,
-        "int32" | "intc" => Int32,
-        "int64" | "long" | "longlong" | "intp" | "int_" | "int" => Int64,
-        "uint8" | "ubyte" => UInt8,
-        "uint16" | "ushort" => UInt16,
-        "uint32" | "uintc" => UInt32,
-        "uint64" | "ulong" | "ulonglong" | "uintp" | "uint" => UInt64,
-        "float16" | "half" => Float16,
-        "float32" | "single" => Float32,
-        "float64" | "double" | "float" => Float64,
-        _ => return None,
-    };
-    Some(NumpyDtype {
-        data_type,
-        big_endian: None,
-    })
-}
 
 /// Whether `s` looks like a NumPy spelling of a type outside the 11 (bool, complex, long double,
 /// strings, objects, dates): those are `unsupported_data_type`, anything else is not a NumPy
@@ -264,17 +155,9 @@ impl Arith {
     }
 }
 
-fn f16_format() -> FloatFormat {
-    match DataType::Float16.kind() {
-        Kind::Float(f) => f,
-        // Unreachable: float16 is a float type.
-        Kind::Int(_) => crate::num::FORMATS[11],
-    }
-}
-
 /// Rounds an f64 to float16 (nearest even, IEEE overflow to infinity) and returns its code.
 fn f16_bits(x: f64) -> u64 {
-    let f = f16_format();
+    let f = F16;
     if x.is_nan() {
         return f.nan_code(x.is_sign_negative());
     }
@@ -293,7 +176,7 @@ fn f16_bits(x: f64) -> u64 {
 
 /// An f64 rounded to float16 and back (nearest even).
 fn round_f16(x: f64) -> f64 {
-    f16_format().decode(f16_bits(x))
+    F16.decode(f16_bits(x))
 }
 
 /// x86-64 `cvttsd2si` with a 32-bit destination: truncation, `INT32_MIN` for NaN and for
@@ -1046,6 +929,22 @@ mod tests {
         let mut r = Report::default();
         let c = FixedScaleOffset::parse(Some(&v), "/codecs/0", dtype, &mut r);
         (c, r)
+    }
+
+    /// float16 rounding of an f64 is one rounding of the whole f64: 1 + 2^-11 + 2^-40 lies just
+    /// above the tie between 1 and 1 + 2^-10. (`half` 2.7's `f16::from_f64` gives 0x3c00 here: it
+    /// drops the low 32 bits of the significand, and with f16c it rounds through float32 first,
+    /// which is why this codec does not use it.)
+    #[test]
+    fn f16_rounding_is_one_rounding_of_the_f64() {
+        let x = 1.0 + 2f64.powi(-11) + 2f64.powi(-40);
+        assert_eq!(f16_bits(x), 0x3c01);
+        assert_eq!(f16_bits(-x), 0xbc01);
+        assert_eq!(f16_bits(1.0 + 2f64.powi(-11)), 0x3c00); // the tie itself: to even
+        assert_eq!(round_f16(x), 1.0 + 2f64.powi(-10));
+        // Just below half the smallest subnormal (2^-25) rounds to 0, just above to 2^-24.
+        assert_eq!(f16_bits(2f64.powi(-25) * (1.0 - 2f64.powi(-40))), 0);
+        assert_eq!(f16_bits(2f64.powi(-25) * (1.0 + 2f64.powi(-40))), 1);
     }
 
     #[test]

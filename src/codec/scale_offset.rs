@@ -9,7 +9,7 @@ use crate::codec::{
     each_element, scalar, ArrayBinding, Binder, BoundArrayCodec, CastValue, CodecDef, CodecKind, Fused,
     RunOptions,
 };
-use crate::dtype::{DataType, Kind};
+use crate::dtype::{DataType, Kind, Prim};
 use crate::error::{Error, ErrorCode, Report, Result};
 use crate::json::text::int_text;
 use crate::json::Quoted;
@@ -17,7 +17,6 @@ use crate::json::{pointer_push, Json};
 use crate::kernels::arith::{
     float_decode_f32, float_decode_f64, float_encode_f32, float_encode_f64, IntKernel, Op,
 };
-use crate::kernels::cast::FloatT;
 use crate::kernels::fused::{FloatArith, FusedDecode, FusedEncode};
 use crate::kernels::run_blocks;
 use crate::num::{FloatFormat, IntFormat, Rounded, RoundingMode};
@@ -245,13 +244,13 @@ impl ScaleOffset {
         let (_, op) = self.ops();
         match self.arith {
             Arith::F32 { offset, scale } => Some(FloatArith {
-                ty: FloatT::F32,
+                ty: Prim::F32,
                 op,
                 offset: offset as f64,
                 scale: scale as f64,
             }),
             Arith::F64 { offset, scale } => Some(FloatArith {
-                ty: FloatT::F64,
+                ty: Prim::F64,
                 op,
                 offset,
                 scale,
@@ -383,13 +382,18 @@ impl ScaleOffset {
             }
             _ => {
                 let size = self.dtype.size();
+                let dir = if enc {
+                    Direction::Encode
+                } else {
+                    Direction::Decode
+                };
                 return match &self.int_kernel {
                     Some(k) => run_blocks(
                         input,
                         out,
                         size,
                         size,
-                        |i, o| k.run(enc, i, o),
+                        |i, o| k.run(dir, i, o),
                         |first, i, o| self.each(dir, first, i, o),
                     ),
                     None => self.each(dir, 0, input, out),

@@ -1,4 +1,4 @@
-//! Zarr v3 fill-value JSON scalars for the 26 numeric data types (the encoding that
+//! Zarr v3 fill-value JSON scalars for the numeric data types (the encoding that
 //! `fill_value`, `scale_offset`'s `scale`/`offset` and `cast_value`'s `scalar_map` use).
 //!
 //! Strict forms (Zarr v3 core, "Permitted fill values"):

@@ -1,7 +1,9 @@
-//! Value conversion between any two of the 26 data types: the `cast_value` procedure after the
-//! scalar map (exact representability, then rounding, then out_of_range), built on the numeric
-//! core. Also the per-dtype display of values for error messages.
+//! Value conversion between any two data types: the `cast_value` procedure after the scalar map
+//! (exact representability, then rounding, then out_of_range), built on the numeric core. The
+//! display of values ([`show`]) and their exact form ([`value`], [`Num`]) live with the data types and
+//! are re-exported.
 
+pub use crate::dtype::{show, show_f64, value, Num};
 use crate::dtype::{DataType, Kind};
 use crate::error::{Error, ErrorCode};
 use crate::num::{decompose_f64, round_to_float, round_to_int, FloatFormat, Rounded, RoundingMode};
@@ -49,24 +51,6 @@ impl CastFail {
     }
 }
 
-/// A value in a form that is exact for every data type.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Num {
-    /// An integer-type value.
-    Int(i128),
-    /// A float-type value (any NaN, ±Inf, ±0 included).
-    Float(f64),
-}
-
-/// The exact value of raw bits of `dtype`.
-#[inline]
-pub fn value(dtype: DataType, bits: u64) -> Num {
-    match dtype.kind() {
-        Kind::Int(i) => Num::Int(i.from_bits(bits)),
-        Kind::Float(f) => Num::Float(f.decode(bits)),
-    }
-}
-
 /// Numeric equality with any NaN equal to any NaN (the scalar_map and fill round-trip rule).
 pub fn same_value(a: Num, b: Num) -> bool {
     match (a, b) {
@@ -82,20 +66,6 @@ pub fn same_value(a: Num, b: Num) -> bool {
             r.value() == Some(x)
         }
     }
-}
-
-/// A value of `dtype` for messages: integers in decimal, floats as the shortest f64/f32 text,
-/// "NaN", "Infinity", "-Infinity".
-pub fn show(dtype: DataType, bits: u64) -> String {
-    match value(dtype, bits) {
-        Num::Int(v) => crate::text::int_text(v),
-        Num::Float(x) => show_f64(x, dtype == DataType::Float32),
-    }
-}
-
-/// An f64 for messages (`as_f32`: print with f32 shortest digits).
-pub fn show_f64(x: f64, as_f32: bool) -> String {
-    crate::text::shortest_text(x, as_f32)
 }
 
 /// Applies rounding outcome + out_of_range to a float target.

@@ -10,7 +10,7 @@ pub enum ErrorCode {
     InvalidJson,
     /// Metadata that parses but breaks a rule of the specs (wrong type, unknown key, bad order...).
     InvalidMetadata,
-    /// A data type outside the 26 numeric types this crate implements.
+    /// A data type outside the numeric types this crate implements (`dtype::ALL`).
     UnsupportedDataType,
     /// A codec name this crate does not implement.
     UnsupportedCodec,

@@ -1,5 +1,5 @@
 //! The numeric core of `zarr-scale-offset`: float formats as data and exact rounding (`num`), the
-//! 26 data types (`dtype`), errors (`error`), reference value conversion (`cast`), exact decimal
+//! data-type table (`dtype`), errors (`error`), reference value conversion (`cast`), exact decimal
 //! and number text (`decimal`, `text`), buffer helpers (`buf`) and the per-element kernels
 //! (`kernels`). Nothing here knows JSON documents, codecs lists or wasm.
 //!

@@ -12,7 +12,8 @@
 
 use super::cast::FloatLane;
 use super::{map, map_ok, Elem};
-use crate::dtype::DataType;
+use crate::direction::{Direction, PerDirection};
+use crate::dtype::{DataType, Prim};
 
 /// Multiply or divide by the scale.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,33 +67,21 @@ pub fn float_decode_f64(input: &[u8], out: &mut [u8], o: Op, offset: f64, scale:
     float_decode(input, out, o, offset, scale)
 }
 
-/// The integer storage types of the kernels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(missing_docs)]
-pub enum IntTy {
-    I16,
-    U16,
-    I32,
-    U32,
-    I64,
-    U64,
-}
-
 /// Integer scale_offset for one data type, selected at bind time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IntKernel {
-    ty: IntTy,
+    /// int16 ... uint64.
+    ty: Prim,
     /// Range of the type (u64: unused).
     min: i64,
     max: i64,
     /// Offset and scale (u64: their bit patterns).
     offset: i64,
     scale: i64,
-    enc_op: Op,
-    dec_op: Op,
-    /// Whether encode / decode need range checks (false: proven in range at bind time).
-    enc_checked: bool,
-    dec_checked: bool,
+    /// The operation applied to the scale in each direction.
+    op: PerDirection<Op>,
+    /// Whether each direction needs range checks (false: proven in range at bind time).
+    checked: PerDirection<bool>,
 }
 
 /// `[lo, hi]` of `v op s` for `v` in `[a, b]` (truncating division is monotone in `v`).
@@ -122,18 +111,10 @@ impl IntKernel {
         if scale == 0 {
             return None;
         }
-        let ty = match dtype {
-            DataType::Int16 => IntTy::I16,
-            DataType::UInt16 => IntTy::U16,
-            DataType::Int32 => IntTy::I32,
-            DataType::UInt32 => IntTy::U32,
-            DataType::Int64 => IntTy::I64,
-            DataType::UInt64 => IntTy::U64,
-            _ => return None,
-        };
+        let ty = dtype.prim().filter(|p| !p.is_float() && p.size() >= 2)?;
         let f = dtype.int()?;
         let (min, max) = (f.min(), f.max());
-        if matches!(ty, IntTy::I16 | IntTy::U16) && scale.abs() >= 1 << 14 {
+        if ty.size() == 2 && scale.abs() >= 1 << 14 {
             return None;
         }
         // Dividing by ±1 is multiplying by it (same results, same overflow, always exact).
@@ -152,7 +133,7 @@ impl IntKernel {
         // Decode: y op scale, then + offset.
         let q = interval(min, max, dec_op, scale);
         let dec_checked = !(inside(q) && inside((q.0 + offset, q.1 + offset)));
-        let (min, max, offset, scale) = if ty == IntTy::U64 {
+        let (min, max, offset, scale) = if ty == Prim::U64 {
             (0, -1, offset as u64 as i64, scale as u64 as i64)
         } else {
             (min as i64, max as i64, offset as i64, scale as i64)
@@ -163,38 +144,38 @@ impl IntKernel {
             max,
             offset,
             scale,
-            enc_op,
-            dec_op,
-            enc_checked,
-            dec_checked,
+            op: PerDirection {
+                encode: enc_op,
+                decode: dec_op,
+            },
+            checked: PerDirection {
+                encode: enc_checked,
+                decode: dec_checked,
+            },
         })
     }
 
-    /// Whether encoding / decoding were proven free of range checks at bind time (the int16 /
-    /// uint16 loops then drop them; the wider types always use checked operations).
-    pub fn proven(&self) -> (bool, bool) {
-        (!self.enc_checked, !self.dec_checked)
+    /// Whether each direction was proven free of range checks at bind time (the int16 / uint16
+    /// loops then drop them; the wider types always use checked operations).
+    pub fn proven(&self) -> PerDirection<bool> {
+        self.checked.map(|_, c| !c)
     }
 
-    /// Encodes (`enc`) or decodes `input` into `out`; `false` when some element fails (out of
+    /// Runs `input` into `out` in direction `dir`; `false` when some element fails (out of
     /// range, inexact division), leaving the outputs unspecified.
-    pub fn run(&self, enc: bool, input: &[u8], out: &mut [u8]) -> bool {
-        let checked = if enc {
-            self.enc_checked
-        } else {
-            self.dec_checked
-        };
-        match self.ty {
-            IntTy::I16 | IntTy::U16 => match (self.ty == IntTy::I16, checked) {
-                (true, true) => self.run_small::<i16, true>(enc, input, out),
-                (true, false) => self.run_small::<i16, false>(enc, input, out),
-                (false, true) => self.run_small::<u16, true>(enc, input, out),
-                (false, false) => self.run_small::<u16, false>(enc, input, out),
-            },
-            IntTy::I32 => self.run_i64::<i32>(enc, input, out),
-            IntTy::U32 => self.run_i64::<u32>(enc, input, out),
-            IntTy::I64 => self.run_i64::<i64>(enc, input, out),
-            IntTy::U64 => self.run_u64(enc, input, out),
+    pub fn run(&self, dir: Direction, input: &[u8], out: &mut [u8]) -> bool {
+        let checked = *self.checked.get(dir);
+        match (self.ty, checked) {
+            (Prim::I16, true) => self.run_small::<i16, true>(dir, input, out),
+            (Prim::I16, false) => self.run_small::<i16, false>(dir, input, out),
+            (Prim::U16, true) => self.run_small::<u16, true>(dir, input, out),
+            (Prim::U16, false) => self.run_small::<u16, false>(dir, input, out),
+            (Prim::I32, _) => self.run_i64::<i32>(dir, input, out),
+            (Prim::U32, _) => self.run_i64::<u32>(dir, input, out),
+            (Prim::I64, _) => self.run_i64::<i64>(dir, input, out),
+            (Prim::U64, _) => self.run_u64(dir, input, out),
+            // `select` makes kernels for int16 ... uint64 only.
+            _ => false,
         }
     }
 
@@ -205,7 +186,7 @@ impl IntKernel {
     #[inline(always)]
     fn run_small<T: Wide, const CHECK: bool>(
         &self,
-        enc: bool,
+        dir: Direction,
         input: &[u8],
         out: &mut [u8],
     ) -> bool {
@@ -213,23 +194,23 @@ impl IntKernel {
         let (off, s) = (self.offset as i32, self.scale as i32);
         let ok = move |v: i32| !CHECK || (v >= min && v <= max);
         let div = move |v: i32| (v / s, v % s == 0);
-        match (enc, if enc { self.enc_op } else { self.dec_op }) {
-            (true, Op::Mul) => map_ok(input, out, |x: T| {
+        match (dir, *self.op.get(dir)) {
+            (Direction::Encode, Op::Mul) => map_ok(input, out, |x: T| {
                 let d = x.wide() as i32 - off;
                 let r = d * s;
                 (T::narrow(r as i64), ok(d) & ok(r))
             }),
-            (true, Op::Div) => map_ok(input, out, |x: T| {
+            (Direction::Encode, Op::Div) => map_ok(input, out, |x: T| {
                 let d = x.wide() as i32 - off;
                 let (q, exact) = div(d);
                 (T::narrow(q as i64), ok(d) & exact & ok(q))
             }),
-            (false, Op::Mul) => map_ok(input, out, |y: T| {
+            (Direction::Decode, Op::Mul) => map_ok(input, out, |y: T| {
                 let p = y.wide() as i32 * s;
                 let r = p + off;
                 (T::narrow(r as i64), ok(p) & ok(r))
             }),
-            (false, Op::Div) => map_ok(input, out, |y: T| {
+            (Direction::Decode, Op::Div) => map_ok(input, out, |y: T| {
                 let (q, exact) = div(y.wide() as i32);
                 let r = q + off;
                 (T::narrow(r as i64), exact & ok(q) & ok(r))
@@ -240,7 +221,7 @@ impl IntKernel {
     /// int32, uint32 and int64 in i64 with checked operations (for int64 they are exactly the
     /// range checks; the 32-bit types are range-checked as well).
     #[inline(always)]
-    fn run_i64<T: Wide>(&self, enc: bool, input: &[u8], out: &mut [u8]) -> bool {
+    fn run_i64<T: Wide>(&self, dir: Direction, input: &[u8], out: &mut [u8]) -> bool {
         let (min, max, off, s) = (self.min, self.max, self.offset, self.scale);
         let fits = |v: Option<i64>| match v {
             Some(v) => (v, v >= min && v <= max),
@@ -254,24 +235,22 @@ impl IntKernel {
                 (q, ok && v.wrapping_rem(s) == 0)
             }
         };
-        if enc {
-            let o = self.enc_op;
-            map_ok(input, out, |x: T| {
+        let o = *self.op.get(dir);
+        match dir {
+            Direction::Encode => map_ok(input, out, |x: T| {
                 let (d, ok1) = fits(x.wide().checked_sub(off));
                 let (r, ok2) = step(o, d);
                 (T::narrow(r), ok1 & ok2)
-            })
-        } else {
-            let o = self.dec_op;
-            map_ok(input, out, |y: T| {
+            }),
+            Direction::Decode => map_ok(input, out, |y: T| {
                 let (q, ok1) = step(o, y.wide());
                 let (r, ok2) = fits(q.checked_add(off));
                 (T::narrow(r), ok1 & ok2)
-            })
+            }),
         }
     }
 
-    fn run_u64(&self, enc: bool, input: &[u8], out: &mut [u8]) -> bool {
+    fn run_u64(&self, dir: Direction, input: &[u8], out: &mut [u8]) -> bool {
         let (off, s) = (self.offset as u64, self.scale as u64);
         let step = |o: Op, v: Option<u64>| -> Option<u64> {
             match o {
@@ -282,12 +261,11 @@ impl IntKernel {
                 }
             }
         };
-        let o = if enc { self.enc_op } else { self.dec_op };
+        let o = *self.op.get(dir);
         map_ok(input, out, |x: u64| {
-            let r = if enc {
-                step(o, x.checked_sub(off))
-            } else {
-                step(o, Some(x)).and_then(|q| q.checked_add(off))
+            let r = match dir {
+                Direction::Encode => step(o, x.checked_sub(off)),
+                Direction::Decode => step(o, Some(x)).and_then(|q| q.checked_add(off)),
             };
             (r.unwrap_or(0), r.is_some())
         })

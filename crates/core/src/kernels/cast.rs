@@ -16,7 +16,7 @@
 
 use super::{map, map_ok, Elem, BLOCK};
 use crate::cast::Num;
-use crate::dtype::DataType;
+use crate::dtype::{DataType, Prim};
 use crate::num::RoundingMode;
 
 /// An integer element type of a kernel.
@@ -167,44 +167,14 @@ macro_rules! float_lane {
 float_lane!(f32, 24, to_f32, from_f32);
 float_lane!(f64, 53, to_f64, from_f64);
 
-/// The integer element types of the kernels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(missing_docs)]
-pub enum IntT {
-    I8,
-    U8,
-    I16,
-    U16,
-    I32,
-    U32,
+/// The integer primitive of `d`, for the int <-> float kernels (int8 ... uint32).
+fn int_prim(d: DataType) -> Option<Prim> {
+    d.prim().filter(|p| !p.is_float() && p.size() <= 4)
 }
 
-/// The float element types of the kernels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(missing_docs)]
-pub enum FloatT {
-    F32,
-    F64,
-}
-
-fn int_t(d: DataType) -> Option<IntT> {
-    Some(match d {
-        DataType::Int8 => IntT::I8,
-        DataType::UInt8 => IntT::U8,
-        DataType::Int16 => IntT::I16,
-        DataType::UInt16 => IntT::U16,
-        DataType::Int32 => IntT::I32,
-        DataType::UInt32 => IntT::U32,
-        _ => return None,
-    })
-}
-
-fn float_t(d: DataType) -> Option<FloatT> {
-    match d {
-        DataType::Float32 => Some(FloatT::F32),
-        DataType::Float64 => Some(FloatT::F64),
-        _ => None,
-    }
+/// The float primitive of `d` (float32, float64).
+fn float_prim(d: DataType) -> Option<Prim> {
+    d.prim().filter(|p| p.is_float())
 }
 
 /// float <-> float conversions with a kernel.
@@ -226,19 +196,19 @@ pub enum CastKernel {
     None,
     /// int16/uint16/int32/uint32 -> float32/float64; `map`: (key, output bits).
     IntToFloat {
-        /// Source type.
-        src: IntT,
-        /// Target type.
-        dst: FloatT,
+        /// Source type (int16 ... uint32).
+        src: Prim,
+        /// Target type (float32, float64).
+        dst: Prim,
         /// The one scalar_map entry.
         map: Option<(i64, u64)>,
     },
     /// float32/float64 -> int8 ... uint32.
     FloatToInt {
-        /// Source type.
-        src: FloatT,
-        /// Target type.
-        dst: IntT,
+        /// Source type (float32, float64).
+        src: Prim,
+        /// Target type (int8 ... uint32).
+        dst: Prim,
         /// Rounding mode.
         mode: RoundingMode,
         /// The one scalar_map entry (key, output bits); a NaN key matches every NaN.
@@ -364,10 +334,10 @@ impl CastKernel {
         let Ok(entry) = single_entry(map) else {
             return CastKernel::None;
         };
-        if let (Some(src), Some(dst)) = (int_t(from), float_t(to)) {
-            let precision = if dst == FloatT::F32 { 24 } else { 53 };
+        if let (Some(src), Some(dst)) = (int_prim(from), float_prim(to)) {
+            let precision = if dst == Prim::F32 { 24 } else { 53 };
             let exact = from.bits() <= precision;
-            if matches!(src, IntT::I8 | IntT::U8) || !(exact || mode == RoundingMode::NearestEven) {
+            if src.size() == 1 || !(exact || mode == RoundingMode::NearestEven) {
                 return CastKernel::None;
             }
             let map = match entry {
@@ -377,7 +347,7 @@ impl CastKernel {
             };
             return CastKernel::IntToFloat { src, dst, map };
         }
-        if let (Some(src), Some(dst)) = (float_t(from), int_t(to)) {
+        if let (Some(src), Some(dst)) = (float_prim(from), int_prim(to)) {
             let map = match entry {
                 None => None,
                 Some((Num::Float(k), v)) => Some((k, v)),
@@ -420,8 +390,7 @@ impl CastKernel {
         match *self {
             CastKernel::None => false,
             CastKernel::IntToFloat { src, dst, map } => {
-                use FloatT::*;
-                use IntT::*;
+                use Prim::*;
                 match (src, dst) {
                     (I16, F32) => int_to_float::<i16, f32>(input, out, map),
                     (U16, F32) => int_to_float::<u16, f32>(input, out, map),
@@ -441,8 +410,7 @@ impl CastKernel {
                 mode,
                 map,
             } => {
-                use FloatT::*;
-                use IntT::*;
+                use Prim::*;
                 match (src, dst) {
                     (F32, I8) => float_to_int::<f32, i8>(input, out, mode, map),
                     (F32, U8) => float_to_int::<f32, u8>(input, out, mode, map),
@@ -456,6 +424,8 @@ impl CastKernel {
                     (F64, U16) => float_to_int::<f64, u16>(input, out, mode, map),
                     (F64, I32) => float_to_int::<f64, i32>(input, out, mode, map),
                     (F64, U32) => float_to_int::<f64, u32>(input, out, mode, map),
+                    // `select` makes no other pair.
+                    _ => false,
                 }
             }
             CastKernel::Float(p) => float_pair(p, input, out),

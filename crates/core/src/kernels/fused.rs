@@ -14,16 +14,17 @@
 //!   and clamp), rather than one loop per combination of all six (4x the code).
 
 use super::arith::Op;
-use super::cast::{round_away, CastKernel, FloatLane, FloatT, IntLane, IntT};
+use super::cast::{round_away, CastKernel, FloatLane, IntLane};
 use super::{map, BLOCK};
 use crate::cast::OutOfRange;
+use crate::dtype::Prim;
 use crate::num::RoundingMode;
 
 /// The float arithmetic of a bound scale_offset: its type, the decode operation, offset, scale.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FloatArith {
-    /// float32 or float64.
-    pub ty: FloatT,
+    /// float32 or float64 ([`Prim::F32`], [`Prim::F64`]).
+    pub ty: Prim,
     /// The decode operation (`Div` for scale_offset, `Mul` for cf.scale_offset).
     pub op: Op,
     /// Offset (exact in `ty`).
@@ -32,19 +33,24 @@ pub struct FloatArith {
     pub scale: f64,
 }
 
-/// The stored and decoded element types of a fused decode (every pair `select` admits).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Types {
-    I16F32,
-    U16F32,
-    I16F64,
-    U16F64,
+/// The loop of a fused decode from stored `src` (int16, uint16) to `dst` (float32, float64).
+type DecodeLoop = fn(&[u8], &mut [u8], FloatArith, Option<(i64, u64)>);
+
+fn decode_loop(src: Prim, dst: Prim) -> Option<DecodeLoop> {
+    Some(match (src, dst) {
+        (Prim::I16, Prim::F32) => fused::<i16, f32>,
+        (Prim::U16, Prim::F32) => fused::<u16, f32>,
+        (Prim::I16, Prim::F64) => fused::<i16, f64>,
+        (Prim::U16, Prim::F64) => fused::<u16, f64>,
+        _ => return None,
+    })
 }
 
 /// A fused `[scale_offset, cast_value]` decode.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FusedDecode {
-    types: Types,
+    /// Stored and decoded element types: a pair [`decode_loop`] has a loop for.
+    types: (Prim, Prim),
     arith: FloatArith,
     map: Option<(i64, u64)>,
 }
@@ -56,14 +62,12 @@ impl FusedDecode {
         let arith = arith?;
         match *cast {
             CastKernel::IntToFloat { src, dst, map } if dst == arith.ty => {
-                let types = match (src, dst) {
-                    (IntT::I16, FloatT::F32) => Types::I16F32,
-                    (IntT::U16, FloatT::F32) => Types::U16F32,
-                    (IntT::I16, FloatT::F64) => Types::I16F64,
-                    (IntT::U16, FloatT::F64) => Types::U16F64,
-                    _ => return None,
-                };
-                Some(FusedDecode { types, arith, map })
+                decode_loop(src, dst)?;
+                Some(FusedDecode {
+                    types: (src, dst),
+                    arith,
+                    map,
+                })
             }
             _ => None,
         }
@@ -71,12 +75,9 @@ impl FusedDecode {
 
     /// Decodes `input` (stored integers) into `out` (floats). Never declines.
     pub fn run(&self, input: &[u8], out: &mut [u8]) {
-        let a = self.arith;
-        match self.types {
-            Types::I16F32 => fused::<i16, f32>(input, out, a, self.map),
-            Types::U16F32 => fused::<u16, f32>(input, out, a, self.map),
-            Types::I16F64 => fused::<i16, f64>(input, out, a, self.map),
-            Types::U16F64 => fused::<u16, f64>(input, out, a, self.map),
+        // `select` made sure the pair has a loop.
+        if let Some(f) = decode_loop(self.types.0, self.types.1) {
+            f(input, out, self.arith, self.map);
         }
     }
 }
@@ -104,7 +105,8 @@ fn fused<S: IntLane, D: FloatLane>(
 pub struct FusedEncode {
     /// The encode arithmetic (`Mul` for scale_offset, `Div` for cf.scale_offset).
     arith: FloatArith,
-    dst: IntT,
+    /// int8 ... uint16.
+    dst: Prim,
     mode: RoundingMode,
     /// The output bits of a NaN, when the scalar_map's one key is NaN.
     nan: Option<u64>,
@@ -128,7 +130,7 @@ impl FusedEncode {
                 dst,
                 mode,
                 map,
-            } if src == arith.ty && matches!(dst, IntT::I8 | IntT::U8 | IntT::I16 | IntT::U16) => {
+            } if src == arith.ty && matches!(dst, Prim::I8 | Prim::U8 | Prim::I16 | Prim::U16) => {
                 let nan = match map {
                     None => None,
                     Some((k, v)) if k.is_nan() => Some(v),
@@ -150,16 +152,15 @@ impl FusedEncode {
     /// the reference (the outputs are then unspecified).
     pub fn run(&self, input: &[u8], out: &mut [u8]) -> bool {
         match self.arith.ty {
-            FloatT::F32 => self.blocks::<f32>(input, out),
-            FloatT::F64 => self.blocks::<f64>(input, out),
+            Prim::F32 => self.blocks::<f32>(input, out),
+            Prim::F64 => self.blocks::<f64>(input, out),
+            // `select` admits float32 and float64 only.
+            _ => false,
         }
     }
 
     fn blocks<S: Magic>(&self, input: &[u8], out: &mut [u8]) -> bool {
-        let out_size = match self.dst {
-            IntT::I8 | IntT::U8 => 1,
-            _ => 2,
-        };
+        let out_size = self.dst.size();
         let mut r = [S::default(); BLOCK];
         let mut ok = true;
         for (i, o) in input
@@ -194,12 +195,12 @@ impl FusedEncode {
     /// Checks and converts the rounded values `r` (as many as `out` holds).
     fn convert<S: Magic>(&self, r: &[S], out: &mut [u8]) -> bool {
         match self.dst {
-            IntT::I8 => self.with_flags::<S, i8>(r, out),
-            IntT::U8 => self.with_flags::<S, u8>(r, out),
-            IntT::I16 => self.with_flags::<S, i16>(r, out),
-            IntT::U16 => self.with_flags::<S, u16>(r, out),
+            Prim::I8 => self.with_flags::<S, i8>(r, out),
+            Prim::U8 => self.with_flags::<S, u8>(r, out),
+            Prim::I16 => self.with_flags::<S, i16>(r, out),
+            Prim::U16 => self.with_flags::<S, u16>(r, out),
             // `select` admits none of the wider types.
-            IntT::I32 | IntT::U32 => false,
+            _ => false,
         }
     }
 

@@ -6,7 +6,10 @@ mod format;
 mod int;
 mod round;
 
-pub use format::{FloatFormat, NanKind, F32, F64, FORMATS};
+pub use format::{
+    FloatFormat, NanKind, BF16, F16, F32, F4_E2M1FN, F64, F6_E2M3FN, F6_E3M2FN, F8_E3M4, F8_E4M3,
+    F8_E4M3B11FNUZ, F8_E4M3FNUZ, F8_E5M2, F8_E5M2FNUZ, F8_E8M0FNU, FORMATS,
+};
 pub use int::IntFormat;
 pub use round::{decompose_f64, round_to_float, round_to_int, IntRounded, Rounded};
 
