@@ -220,6 +220,70 @@ export function decodeInto<D extends DataTypeName, T extends TypedArrayFor<D>>(
 /** The canonical name of the data type that `encode(codecs, dataType, …)` produces. */
 export function encodedDataType(codecs: Codecs, dataType: DataType): DataTypeName;
 
+/** The fill value `bind` binds (at most one of the two; neither: no fill value). */
+export interface BindOptions {
+  /**
+   * The fill value the codecs receive, as a zarr.json `fill_value` says it (a value, not raw
+   * bits): a number (NaN, ±Infinity and -0 included; an integer from 2^53 up to 2^65 is taken at
+   * its exact value), a `bigint`, or a Zarr fill-value string (`"NaN"`, `"-Infinity"`,
+   * `"0x7fc00001"` for raw bits).
+   */
+  fill?: JsonScalar | null;
+  /** The fill value as JSON text of a zarr.json `fill_value` instead (e.g. `'"NaN"'`, or another
+   * handle's `encodedFillText`). */
+  fillText?: string | null;
+}
+
+/**
+ * Array->array codecs bound once to a data type and fill value (made by `bind`). Encodes and
+ * decodes any number of chunks without parsing again; the same typed-array kinds, checks and
+ * errors as `encode`/`decode`. Holds WebAssembly memory: call `free()` when done (it is also
+ * released when the handle is garbage-collected; `[Symbol.dispose]` is `free` where the runtime
+ * has `Symbol.dispose`). After `free()` every method throws `code: "not_ready"`.
+ */
+export interface BoundCodecs<D extends DataTypeName = DataTypeName> {
+  /** The canonical name of the data type the codecs receive (what `decode` returns). */
+  readonly decodedDataType: D;
+  /** The canonical name of the data type after the codecs (what `encode` returns). */
+  readonly encodedDataType: DataTypeName;
+  /**
+   * The fill value after the codecs as one element of a typed array of `encodedDataType` (so
+   * raw bits for bfloat16, the 4/6/8-bit floats and float16 without Float16Array; a `bigint`
+   * for int64/uint64; int2/int4 sign-extended), or null: no fill value was bound, or a codec
+   * does not carry it (`numcodecs.fixedscaleoffset`, as in zarr-python).
+   */
+  readonly encodedFill: number | bigint | null;
+  /** The same fill value as the strict JSON text of a zarr.json `fill_value` (`"0"`, `"1.5"`,
+   * `'"NaN"'`, `'"0x7fc00001"'`), or null. */
+  readonly encodedFillText: string | null;
+  /** Encodes a typed array of `decodedDataType`; returns a new typed array of `encodedDataType`. */
+  encode(data: TypedArrayFor<D>): ZarrTypedArray;
+  /** Decodes a typed array of `encodedDataType`; returns a new typed array of `decodedDataType`. */
+  decode(data: ZarrTypedArray): TypedArrayFor<D>;
+  /** Like `encode`, into `out` (a typed array of `encodedDataType`, as many elements). On an
+   * error `out` may be partly written. @returns `out` */
+  encodeInto<T extends ZarrTypedArray>(data: TypedArrayFor<D>, out: T): T;
+  /** Like `decode`, into `out` (a typed array of `decodedDataType`, as many elements). On an
+   * error `out` may be partly written. @returns `out` */
+  decodeInto<T extends TypedArrayFor<D>>(data: ZarrTypedArray, out: T): T;
+  /** Releases the handle's WebAssembly memory now (idempotent). */
+  free(): void;
+}
+
+/**
+ * Binds array->array `codecs` (as for `encode`) to `dataType` and the fill value of `options`,
+ * once. The fill value flows through the codecs as in a zarr.json document: a fill value that
+ * a codec cannot carry (NaN into an integer type without a `scalar_map` entry, a value that does
+ * not survive `cast_value`'s round trip) throws `code: "invalid_metadata"` with that codec's
+ * JSON pointer; a fill value that is not one of `dataType` throws with a message starting
+ * `fill value:`.
+ */
+export function bind<D extends DataTypeName>(
+  codecs: Codecs,
+  dataType: DataType<D>,
+  options?: BindOptions,
+): BoundCodecs<D>;
+
 /**
  * The data type named by a metadata value: its `data_type` when that is a literal name (or
  * `{ name }` with a literal name), else any data type (JSON text, plain objects from JSON).

@@ -378,11 +378,7 @@ export function encode(codecs, dataType, data) {
   ensureReady('encode');
   const c = codecsText(codecs);
   const [name, dt] = dataTypeArgs(dataType);
-  const inKind = kindOf(name);
-  const input = bytesIn('encode', data, inKind, name);
-  const out = freshArray(kindOf(wasm.encodedDataType(c, dt)), input.byteLength / CONSTRUCTORS[inKind].BYTES_PER_ELEMENT);
-  wasm.encodeArrayInto(c, dt, input, bytesOf(out));
-  return out;
+  return arrayRun('encode', data, name, () => wasm.encodedDataType(c, dt), undefined, (i, o) => wasm.encodeArrayInto(c, dt, i, o));
 }
 
 /**
@@ -393,12 +389,7 @@ export function decode(codecs, dataType, data) {
   ensureReady('decode');
   const c = codecsText(codecs);
   const [name, dt] = dataTypeArgs(dataType);
-  const inName = wasm.encodedDataType(c, dt);
-  const inKind = kindOf(inName);
-  const input = bytesIn('decode', data, inKind, inName);
-  const out = freshArray(kindOf(name), Math.floor(input.byteLength / CONSTRUCTORS[inKind].BYTES_PER_ELEMENT));
-  wasm.decodeArrayInto(c, dt, input, bytesOf(out));
-  return out;
+  return arrayRun('decode', data, wasm.encodedDataType(c, dt), name, undefined, (i, o) => wasm.decodeArrayInto(c, dt, i, o));
 }
 
 /**
@@ -410,10 +401,24 @@ export function decodeInto(codecs, dataType, data, out) {
   ensureReady('decodeInto');
   const c = codecsText(codecs);
   const [name, dt] = dataTypeArgs(dataType);
-  const inName = wasm.encodedDataType(c, dt);
-  const input = bytesIn('decodeInto', data, kindOf(inName), inName);
-  const target = bytesIn('decodeInto', out, kindOf(name), name);
-  wasm.decodeArrayInto(c, dt, unaliased(input, target), target);
+  return arrayRun('decodeInto', data, wasm.encodedDataType(c, dt), name, out, (i, o) => wasm.decodeArrayInto(c, dt, i, o));
+}
+
+// Runs array->array codecs one way: `data` is a typed array of the data type `inName`; the result
+// goes into `out` (a caller's typed array of `outName`, returned) or, when `out` is undefined, a
+// new typed array of `outName` (returned). `outName` may be a function, called once `data` has
+// been checked. `run(inputBytes, outputBytes)` is the wasm call.
+function arrayRun(fn, data, inName, outName, out, run) {
+  const inKind = kindOf(inName);
+  const input = bytesIn(fn, data, inKind, inName);
+  const name = typeof outName === 'function' ? outName() : outName;
+  if (out === undefined) {
+    const result = freshArray(kindOf(name), input.byteLength / CONSTRUCTORS[inKind].BYTES_PER_ELEMENT);
+    run(input, bytesOf(result));
+    return result;
+  }
+  const target = bytesIn(fn, out, kindOf(name), name);
+  run(unaliased(input, target), target);
   return out;
 }
 
@@ -431,6 +436,150 @@ function unaliased(input, out) {
 export function encodedDataType(codecs, dataType) {
   ensureReady('encodedDataType');
   return wasm.encodedDataType(codecsText(codecs), dataTypeArgs(dataType)[1]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// bind: codecs bound once to (data type, fill value)
+
+// JSON text of a fill value given as a JS value, as a zarr.json `fill_value` would spell it: NaN,
+// ±Infinity and -0 as "NaN", "Infinity", "-Infinity" and -0.0; an integer number from 2^53 up to
+// the int64/uint64 range (below 2^65) as its exact value (2 ** 62 is 4611686018427387904, not
+// JSON.stringify's 4611686018427388000); any other number as JSON.stringify writes it; a BigInt
+// as its digits; a string as that JSON string ("NaN", "0x7fc00001", "-Infinity"); anything else as
+// JSON text, for the core to reject.
+function fillJson(fill) {
+  switch (typeof fill) {
+    case 'number': {
+      if (Number.isNaN(fill)) return '"NaN"';
+      if (fill === Infinity || fill === -Infinity) return fill > 0 ? '"Infinity"' : '"-Infinity"';
+      if (Object.is(fill, -0)) return '-0.0';
+      const a = Math.abs(fill);
+      if (Number.isInteger(fill) && a >= 2 ** 53 && a < 2 ** 65) return BigInt(fill).toString();
+      return JSON.stringify(fill);
+    }
+    case 'bigint':
+      return fill.toString();
+    case 'string':
+      return JSON.stringify(fill);
+    default:
+      return toJson(fill); // not a fill value: the core says why, after checking the data type
+  }
+}
+
+// The fill value of bind()'s options as JSON text, or undefined for none.
+function fillArg(options) {
+  if (options === undefined || options === null) return undefined;
+  if (typeof options !== 'object') {
+    throw codedError('invalid_metadata', `bind(): options must be an object such as { fill: NaN }, got ${describe(options)}`);
+  }
+  const { fill, fillText } = options;
+  const given = (v) => v !== undefined && v !== null;
+  if (given(fill) && given(fillText)) {
+    throw codedError('invalid_metadata', 'bind(): give the fill value as fill or as fillText, not both');
+  }
+  if (given(fillText)) {
+    if (typeof fillText !== 'string') {
+      throw codedError('invalid_metadata', `bind(): fillText must be JSON text (a string), got ${describe(fillText)}`);
+    }
+    return fillText;
+  }
+  return given(fill) ? fillJson(fill) : undefined;
+}
+
+const DISPOSE = typeof Symbol.dispose === 'symbol' ? Symbol.dispose : undefined;
+
+// The handle `bind` returns: the wasm BoundCodecs and what it was bound to.
+class Bound {
+  #h;
+  #decoded;
+  #encoded;
+  #fill;
+  #fillText;
+
+  constructor(h) {
+    this.#h = h;
+    const [decoded, encoded, fillText, fillBytes] = h.info();
+    this.#decoded = decoded;
+    this.#encoded = encoded;
+    this.#fillText = fillText ?? null;
+    // One element of the encoded data type's typed array (the bytes own their buffer).
+    this.#fill = fillBytes === undefined ? null : new CONSTRUCTORS[kindOf(encoded)](fillBytes.buffer, 0, 1)[0];
+  }
+
+  /** The canonical name of the data type the codecs receive (what `decode` returns). */
+  get decodedDataType() {
+    return this.#decoded;
+  }
+
+  /** The canonical name of the data type after the codecs (what `encode` returns). */
+  get encodedDataType() {
+    return this.#encoded;
+  }
+
+  /** The encoded fill value as one element of a typed array of `encodedDataType`, or null. */
+  get encodedFill() {
+    return this.#fill;
+  }
+
+  /** The encoded fill value as the JSON text of a zarr.json `fill_value`, or null. */
+  get encodedFillText() {
+    return this.#fillText;
+  }
+
+  #live(fn) {
+    if (this.#h === null) throw codedError('not_ready', `${fn}(): this bound handle was freed (free() was called)`);
+    return this.#h;
+  }
+
+  /** Encodes a typed array of `decodedDataType`; returns a new typed array of `encodedDataType`. */
+  encode(data) {
+    const h = this.#live('encode');
+    return arrayRun('encode', data, this.#decoded, this.#encoded, undefined, (i, o) => h.encodeInto(i, o));
+  }
+
+  /** Decodes a typed array of `encodedDataType`; returns a new typed array of `decodedDataType`. */
+  decode(data) {
+    const h = this.#live('decode');
+    return arrayRun('decode', data, this.#encoded, this.#decoded, undefined, (i, o) => h.decodeInto(i, o));
+  }
+
+  /** Like `encode`, into `out` (a typed array of `encodedDataType`, as many elements); returns `out`. */
+  encodeInto(data, out) {
+    const h = this.#live('encodeInto');
+    return arrayRun('encodeInto', data, this.#decoded, this.#encoded, out, (i, o) => h.encodeInto(i, o));
+  }
+
+  /** Like `decode`, into `out` (a typed array of `decodedDataType`, as many elements); returns `out`. */
+  decodeInto(data, out) {
+    const h = this.#live('decodeInto');
+    return arrayRun('decodeInto', data, this.#encoded, this.#decoded, out, (i, o) => h.decodeInto(i, o));
+  }
+
+  /** Releases the wasm memory now (idempotent); afterwards every method throws. */
+  free() {
+    if (this.#h !== null) {
+      this.#h.free();
+      this.#h = null;
+    }
+  }
+}
+
+if (DISPOSE !== undefined) Bound.prototype[DISPOSE] = Bound.prototype.free;
+
+/**
+ * Binds array->array `codecs` (as for `encode`) to `dataType` and, optionally, a fill value, once:
+ * the handle encodes and decodes any number of chunks without parsing again, and tells the encoded
+ * data type and fill value. `options.fill` is a JS value (a number, a BigInt, or a string such as
+ * "NaN" or "0x7fc00001"); `options.fillText` the JSON text of a zarr.json `fill_value` instead.
+ * The fill value flows through the codecs as in a zarr.json: one that a codec cannot carry is an
+ * `invalid_metadata` error naming that codec's pointer. Call `free()` when done (or let the
+ * garbage collector release it).
+ */
+export function bind(codecs, dataType, options) {
+  ensureReady('bind');
+  const c = codecsText(codecs);
+  const dt = dataTypeArgs(dataType)[1];
+  return new Bound(new wasm.BoundCodecs(c, dt, fillArg(options)));
 }
 
 /** Encodes one whole chunk of a Zarr v3 array (zarr.json as an object or JSON text) to its stored bytes. */

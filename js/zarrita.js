@@ -16,8 +16,9 @@
 //     new chunk with the same shape and stride;
 //   - `getEncodedMeta(meta)` gives the data type and fill value after this codec.
 //
-// All arithmetic runs in the WebAssembly core: each codec instance turns its configuration, data
-// type and fill value into a one-codec zarr.json document and calls decodeChunk/encodeChunk.
+// All arithmetic runs in the WebAssembly core: each `fromConfig` binds its configuration once to
+// the data type and fill value it receives (`bind` of the package entry); encode and decode call
+// that handle, and getEncodedMeta reads the encoded data type and fill value from it.
 //
 // Data types zarrita has no typed array for (bfloat16, the 4/6/8-bit floats, int2/int4/uint2/
 // uint4, and float16 where the runtime has no Float16Array) travel between codecs as a
@@ -34,7 +35,7 @@
 // whatever the fill value (a NaN fill is fine).
 
 import { DATA_TYPES } from './dtypes.js';
-import { decode, decodeChunk, encode, encodeChunk, encodedDataType, ready, toJsonText, validate } from './index.js';
+import { bind, ready, toJsonText } from './index.js';
 
 /** The codec names `register` sets. */
 export const codecNames = Object.freeze(['scale_offset', 'cast_value', 'cf.scale_offset', 'numcodecs.fixedscaleoffset']);
@@ -44,8 +45,6 @@ export const codecNames = Object.freeze(['scale_offset', 'cast_value', 'cf.scale
  * (JSON text) of a surrogate type to the next codec: `{ dataType, surrogate, fill }`.
  */
 export const ENCODED_META = Symbol.for('zarr-scale-offset.encodedMeta');
-
-const NATIVE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 'little' : 'big';
 
 // The data types zarrita 0.7 holds in a typed array (util.ts getCtr): those whose typed array
 // holds the values at full width (int8 ... uint64, float32, float64, and float16 where the runtime
@@ -65,10 +64,6 @@ function zarritaType(dataType) {
   return dataType; // not a data type of the table: let the core report it
 }
 
-// The typed-array constructor zarrita uses for a data type it holds (else undefined).
-const ctorOf = (dataType) => (zarritaHolds(dataType) ? globalThis[DATA_TYPES[dataType].array] : undefined);
-
-const isFloat = (dataType) => DATA_TYPES[dataType]?.float === true;
 
 // ---------------------------------------------------------------------------------------------
 // errors
@@ -111,83 +106,49 @@ function exactNumbers(value) {
   return value;
 }
 
-// JSON text of a fill value zarrita has parsed, for data type `dataType` (null: none).
-function fillText(value, dataType) {
-  if (value === null || value === undefined) return null;
-  switch (typeof value) {
-    case 'bigint':
-      return value.toString();
-    case 'number':
-      if (Number.isNaN(value)) return '"NaN"';
-      if (value === Infinity) return '"Infinity"';
-      if (value === -Infinity) return '"-Infinity"';
-      if (Object.is(value, -0)) return isFloat(dataType) ? '-0.0' : '0';
-      return toJsonText(exactNumbers(value));
-    default:
-      return toJsonText(value);
-  }
-}
-
-// The data type and fill value (JSON text) a codec receives, seeing through our surrogates.
+// The data type a codec receives and its fill value as options of `bind`, seeing through our
+// surrogates: the fill value zarrita parsed (`fill`: NaN/±Infinity numbers, int64 as BigInt, an
+// integer beyond 2^53 taken at its exact value), or the JSON text a codec of ours passed on.
 function incoming(meta) {
   const hidden = meta ? meta[ENCODED_META] : undefined;
-  if (hidden && hidden.surrogate === meta.dataType) return { dataType: hidden.dataType, fill: hidden.fill };
-  const dataType = meta?.dataType;
-  return { dataType, fill: fillText(meta?.fillValue, dataType) };
+  if (hidden && hidden.surrogate === meta.dataType) return { dataType: hidden.dataType, fill: { fillText: hidden.fill } };
+  return { dataType: meta?.dataType, fill: { fill: meta?.fillValue } };
 }
 
-// One element of a typed array as the JSON text of its value in `dataType`.
-function elementText(ta, dataType) {
-  const v = ta[0];
-  if (typeof v === 'bigint') return v.toString();
-  if (ta instanceof Uint16Array && isFloat(dataType)) return JSON.stringify('0x' + v.toString(16).padStart(4, '0'));
-  if (ta instanceof Uint8Array && isFloat(dataType)) return JSON.stringify('0x' + v.toString(16).padStart(2, '0'));
-  return fillText(v, dataType);
-}
-
-// ---------------------------------------------------------------------------------------------
-// one-codec zarr.json documents
-
-function documentText(dataType, fill, codecText, n) {
-  return (
-    `{"zarr_format":3,"node_type":"array","shape":[${n}],"data_type":${JSON.stringify(dataType)},` +
-    `"chunk_grid":{"name":"regular","configuration":{"chunk_shape":[${n}]}},` +
-    `"chunk_key_encoding":{"name":"default"},"fill_value":${fill},` +
-    `"codecs":[${codecText},{"name":"bytes","configuration":{"endian":"${NATIVE_ENDIAN}"}}]}`
-  );
-}
-
-function bytesOf(data) {
-  return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-}
-
-// Stored bytes (after `bytes`) -> the typed array zarrita sees for `dataType`.
-function asZarrita(bytes, dataType) {
-  const Ctor = ctorOf(zarritaType(dataType)) ?? Uint8Array;
-  if (Ctor === Uint8Array) return bytes;
-  if (bytes.byteOffset % Ctor.BYTES_PER_ELEMENT !== 0) bytes = bytes.slice();
-  return new Ctor(bytes.buffer, bytes.byteOffset, bytes.byteLength / Ctor.BYTES_PER_ELEMENT);
-}
-
-// In-memory values handed to encode: surrogates of the sub-byte signed integers (int2/int4, raw
-// bytes) become sign-extended.
-function toCoreInput(data, dataType) {
+// int2 / int4: signed integers narrower than their byte (held sign-extended in an Int8Array).
+const signedSubByte = (dataType) => {
   const t = DATA_TYPES[dataType];
-  if (t && !t.float && t.array === 'Int8Array' && t.bits < 8 && !(data instanceof Int8Array)) {
-    const bits = t.bits;
-    const shift = 32 - bits;
-    const out = new Int8Array(data.length);
-    for (let i = 0; i < data.length; i++) out[i] = ((Number(data[i]) & ((1 << bits) - 1)) << shift) >> shift;
-    return out;
+  return t !== undefined && !t.float && t.bits < 8 && t.array === 'Int8Array';
+};
+
+// Values of `dataType` as zarrita holds them -> in-memory values for `bind`'s handle: the raw
+// stored bits of a sub-byte type (a uint8 surrogate; its upper bits do not count, as in the
+// `bytes` codec) become sign-extended int2/int4 or masked codes.
+function toCore(data, dataType) {
+  const bits = DATA_TYPES[dataType]?.bits;
+  if (bits === undefined || bits >= 8 || data instanceof Int8Array) return data;
+  const mask = (1 << bits) - 1;
+  const shift = 32 - bits;
+  const signed = signedSubByte(dataType);
+  const out = signed ? new Int8Array(data.length) : new Uint8Array(data.length);
+  for (let i = 0; i < data.length; i++) {
+    const v = Number(data[i]) & mask;
+    out[i] = signed ? (v << shift) >> shift : v;
   }
-  return data;
+  return out;
 }
 
-// The fill value a codec receives as a one-element typed array of `dataType`, parsed by the core
-// from its JSON text (a cast_value scalar_map entry: any form a fill value may take).
-function fillArray(dataType, fill) {
-  const carrier = `[{"name":"cast_value","configuration":{"data_type":"uint8","scalar_map":{"decode":[[0,${fill}]]}}}]`;
-  return decode(carrier, dataType, new Uint8Array(1));
+// In-memory values handed to encode: int2/int4 surrogates (raw bytes) become sign-extended.
+function toCoreInput(data, dataType) {
+  return signedSubByte(dataType) ? toCore(data, dataType) : data;
+}
+
+// The handle's encoded values -> what zarrita holds: int2/int4 as their stored low bits in a
+// uint8 surrogate (every other type's typed array is already the one zarrita expects).
+function asZarrita(data, dataType) {
+  if (!signedSubByte(dataType)) return data;
+  const mask = (1 << DATA_TYPES[dataType].bits) - 1;
+  return Uint8Array.from(data, (v) => v & mask);
 }
 
 /**
@@ -196,45 +157,27 @@ function fillArray(dataType, fill) {
  */
 class Codec {
   kind = 'array_to_array';
-  #name;
-  #codecText;
-  #in; // data type this codec receives
-  #out; // data type it produces (encode direction)
-  #fill; // JSON text of the fill value it receives, or null
-  #docs = new Map();
-  #passThrough;
+  #bound; // the bind handle, or null for zarrita's v2 cast_value stand-in (passes chunks through)
+  #out; // data type it produces as far as zarrita is concerned (encode direction)
 
-  constructor({ name, codecText, dataType, encodedType, fill, passThrough = false }) {
-    this.#name = name;
-    this.#codecText = codecText;
-    this.#in = dataType;
+  constructor(bound, encodedType) {
+    this.#bound = bound;
     this.#out = encodedType;
-    this.#fill = fill;
-    this.#passThrough = passThrough;
-  }
-
-  #doc(n) {
-    let d = this.#docs.get(n);
-    if (d === undefined) {
-      d = documentText(this.#in, this.#fill, this.#codecText, n);
-      if (this.#docs.size > 16) this.#docs.clear();
-      this.#docs.set(n, d);
-    }
-    return d;
   }
 
   /** Decodes one chunk of the encoded data type; returns a new chunk. */
   decode(chunk) {
-    if (this.#passThrough) return { data: chunk.data, shape: chunk.shape, stride: chunk.stride };
-    const data = decodeChunk(this.#doc(chunk.data.length), bytesOf(chunk.data));
+    const b = this.#bound;
+    const data = b === null ? chunk.data : b.decode(toCore(chunk.data, b.encodedDataType));
     return { data, shape: chunk.shape, stride: chunk.stride };
   }
 
   /** Encodes one chunk of the data type this codec receives; returns a new chunk. */
   encode(chunk) {
-    if (this.#passThrough) return { data: chunk.data, shape: chunk.shape, stride: chunk.stride };
-    const stored = encodeChunk(this.#doc(chunk.data.length), toCoreInput(chunk.data, this.#in));
-    return { data: asZarrita(stored, this.#out), shape: chunk.shape, stride: chunk.stride };
+    const b = this.#bound;
+    if (b === null) return { data: chunk.data, shape: chunk.shape, stride: chunk.stride };
+    const data = asZarrita(b.encode(toCoreInput(chunk.data, b.decodedDataType)), b.encodedDataType);
+    return { data, shape: chunk.shape, stride: chunk.stride };
   }
 
   /** The chunk metadata after this codec: its data type (or surrogate) and encoded fill value. */
@@ -243,19 +186,14 @@ class Codec {
     delete out[ENCODED_META];
     const type = zarritaType(this.#out);
     out.dataType = type;
-    let fill = null;
+    // null for zarrita's v2 cast_value stand-in and numcodecs.fixedscaleoffset, which do not
+    // carry the fill value (as in numcodecs and zarr-python), and when there was none.
+    const fill = this.#bound?.encodedFillText ?? null;
     let fillValue = null;
-    if (this.#passThrough) {
-      // zarrita's v2 cast_value stand-in: numcodecs does not transform the fill value.
-    } else if (this.#fill !== null) {
-      try {
-        const enc = encode(`[${this.#codecText}]`, this.#in, fillArray(this.#in, this.#fill));
-        fill = elementText(enc, this.#out);
-        // zarrita's view: the value itself, or the raw bits of a surrogate
-        fillValue = type === this.#out ? enc[0] : Number(enc[0]) & (2 ** DATA_TYPES[this.#out].bits - 1);
-      } catch {
-        // a read-only codec (numcodecs.fixedscaleoffset): the fill value is bookkeeping only
-      }
+    if (fill !== null) {
+      const v = this.#bound.encodedFill;
+      // zarrita's view: the value itself, or the raw bits of a surrogate
+      fillValue = type === this.#out ? v : Number(v) & (2 ** DATA_TYPES[this.#out].bits - 1);
     }
     out.fillValue = fillValue;
     if (type !== this.#out || fill !== null) out[ENCODED_META] = { dataType: this.#out, surrogate: type, fill };
@@ -311,21 +249,22 @@ function indexOf(codecs, name, config) {
 // ---------------------------------------------------------------------------------------------
 // fromConfig
 
-function check(name, index, docText) {
-  const r = validate(docText);
-  if (r.valid) return;
-  const where = describeCodec(name, index);
-  const lines = r.errors.map((e) => {
-    const path = e.path.replace(/^\/codecs\/0(?=\/|$)/, '').replace(/^\/fill_value$/, 'the fill value');
-    return path ? `${path}: ${e.message}` : e.message;
-  });
-  throw codedError(r.errors[0].code, `zarr-scale-offset ${where}: ${lines.join('; ')}`);
+// `bind(codec, dataType, fill)`; an error names this codec and its place in the chunk's codecs.
+function bindCodec(name, index, codec, dataType, fill) {
+  try {
+    return bind(codec, dataType, fill);
+  } catch (e) {
+    // The core names the field inside the codec object ("/configuration/scale: ..."), or the
+    // codec itself as "(root)".
+    const message = String(e.message).replace(/^\(root\): /, '');
+    throw codedError(e.code ?? 'invalid_metadata', `zarr-scale-offset ${describeCodec(name, index)}: ${message}`, e);
+  }
 }
 
 function fromConfig(name, config, meta) {
   const codecs = Array.isArray(meta?.codecs) ? meta.codecs : [];
   const index = indexOf(codecs, name, config);
-  const { dataType, fill: fillIn } = incoming(meta);
+  const { dataType, fill } = incoming(meta);
   if (typeof dataType !== 'string') {
     throw codedError('invalid_metadata', `zarr-scale-offset ${describeCodec(name, index)}: no data type in the chunk metadata`);
   }
@@ -337,41 +276,20 @@ function fromConfig(name, config, meta) {
     if (v2 && (name === 'scale_offset' || v2.castIndex === index)) {
       if (name === 'cast_value') {
         // numcodecs' decode is done by the scale_offset before it; this one only says the type
-        return new Codec({ name, codecText: '', dataType, encodedType: v2.astype, fill: null, passThrough: true });
+        return new Codec(null, v2.astype);
       }
       const astype = v2.astype ?? dataType;
       const conf = exactNumbers({ scale: v2.scale, offset: v2.offset, dtype: numpyName(dataType), astype: numpyName(astype) });
-      const codecText = toJsonText({ name: 'numcodecs.fixedscaleoffset', configuration: conf });
-      // numcodecs never passes the fill value through the filter: check the filter with any fill.
-      const fill = fillIn ?? '0';
-      check('fixedscaleoffset (v2 filter)', index, documentText(dataType, fill, codecText, 1));
-      return new Codec({ name, codecText, dataType, encodedType: dataType, fill });
+      const codec = toJsonText({ name: 'numcodecs.fixedscaleoffset', configuration: conf });
+      // numcodecs never passes the fill value through the filter (the handle carries none on).
+      const bound = bindCodec('fixedscaleoffset (v2 filter)', index, codec, dataType, fill);
+      return new Codec(bound, dataType);
     }
   }
 
-  const codecText = toJsonText(config === undefined ? { name } : { name, configuration: exactNumbers(config) });
-  let encodedType;
-  try {
-    encodedType = encodedDataType(`[${codecText}]`, dataType);
-  } catch (e) {
-    // the core names the codec's place in a one-codec list ("/0/configuration/scale: ...")
-    const message = String(e.message).replace(/(^|\s)\/0(?=\/|:)/g, '$1');
-    throw codedError(e.code ?? 'invalid_metadata', `zarr-scale-offset ${describeCodec(name, index)}: ${message}`, e);
-  }
-  let fill = fillIn;
-  if (fill === null) {
-    // No fill value (zarrita gives null for v2 arrays without one): use the value an encoded zero
-    // decodes to, which always passes the codec.
-    try {
-      const Zero = ctorOf(zarritaType(encodedType)) ?? Uint8Array;
-      const zero = encodedType === 'float8_e8m0fnu' ? new Uint8Array([127]) : new Zero(1);
-      fill = elementText(decode(`[${codecText}]`, dataType, zero), dataType);
-    } catch {
-      fill = '0';
-    }
-  }
-  check(name, index, documentText(dataType, fill, codecText, 1));
-  return new Codec({ name, codecText, dataType, encodedType, fill });
+  const codec = toJsonText(config === undefined ? { name } : { name, configuration: exactNumbers(config) });
+  const bound = bindCodec(name, index, codec, dataType, fill);
+  return new Codec(bound, bound.encodedDataType);
 }
 
 function entry(name) {

@@ -15,12 +15,12 @@ use crate::metadata::parse_any_array_meta;
 pub fn parse_array_codecs(text: &str, dtype: DataType) -> Result<ArrayChain> {
     let doc = codecs_doc(text)?;
     let mut r = Report::default();
-    let c = bind_array_codecs(&doc, Some(dtype), &mut r);
+    let c = bind_array_codecs(&doc, Some(dtype), None, &mut r);
     r.into_result(c)
 }
 
 /// The JSON of a codecs argument: JSON text, or a bare codec name.
-fn codecs_doc(text: &str) -> Result<Json> {
+pub(crate) fn codecs_doc(text: &str) -> Result<Json> {
     let t = text.trim_start();
     if t.starts_with(['[', '{', '"']) {
         parse(text)
@@ -29,10 +29,12 @@ fn codecs_doc(text: &str) -> Result<Json> {
     }
 }
 
-/// Binds one array->array codec or a list (pointers relative to the argument itself).
-fn bind_array_codecs(
+/// Binds one array->array codec or a list (pointers relative to the argument itself) to `dtype`
+/// and `fill` (raw bits of a fill value of `dtype`, which flows forward through the codecs).
+pub(crate) fn bind_array_codecs(
     doc: &Json,
     dtype: Option<DataType>,
+    fill: Option<u64>,
     report: &mut Report,
 ) -> Option<ArrayChain> {
     let (items, single): (Vec<&Json>, bool) = match doc {
@@ -66,7 +68,7 @@ fn bind_array_codecs(
             )),
         }
     }
-    ArrayChain::bind(&entries, "", dtype, None, report)
+    ArrayChain::bind(&entries, "", dtype, fill, report)
 }
 
 /// Parses a data type argument: a bare name or JSON text (a string or an object).
@@ -143,10 +145,10 @@ pub fn validate(text: &str, data_type: Option<&str>) -> Report {
                 bind_bytes(&e, "", dtype, &mut r);
             }
         } else {
-            bind_array_codecs(&doc, dtype, &mut r);
+            bind_array_codecs(&doc, dtype, None, &mut r);
         }
     } else {
-        bind_array_codecs(&doc, dtype, &mut r);
+        bind_array_codecs(&doc, dtype, None, &mut r);
     }
     r
 }

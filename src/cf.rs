@@ -16,9 +16,10 @@
 //! float (float64), a JSON integer a Python int; `{"value": 0.01, "dtype": "float32"}` (or the
 //! `attribute_dtype` argument) says the attribute was a typed netCDF float32/float64 attribute.
 
+use crate::chain::Chain;
 use crate::codec::cast_value::parse_data_type;
 use crate::dtype::{DataType, Kind};
-use crate::error::{Error, Result};
+use crate::error::{Error, Report, Result};
 use crate::json::{parse_scalar, pointer_push, write_scalar, Json};
 
 /// The type an attribute had when xarray read it.
@@ -296,39 +297,24 @@ pub fn from_cf(attrs: &Json, packed: DataType, attribute_dtype: Option<DataType>
             "0".into()
         })
     };
-    let out = vec![
+    let codecs = Json::Array(codecs);
+    check_usable(t, &fill, &codecs)?;
+    Ok(Json::Object(vec![
         ("data_type".to_string(), Json::String(t.name().into())),
         ("fill_value".to_string(), fill),
-        ("codecs".to_string(), Json::Array(codecs)),
-    ];
-    check_usable(&out)?;
-    Ok(Json::Object(out))
+        ("codecs".to_string(), codecs),
+    ]))
 }
 
 /// fromCF never hands out metadata that this package rejects (e.g. `scale_factor: 0` gives a
-/// zero scale): the result is bound as a one-element array, and a failure is reported against
-/// the attribute that caused it.
-fn check_usable(out: &[(String, Json)]) -> Result<()> {
-    let one = || Json::Array(vec![Json::Number("1".into())]);
-    let mut doc = vec![
-        ("zarr_format".to_string(), Json::Number("3".into())),
-        ("node_type".to_string(), Json::String("array".into())),
-        ("shape".to_string(), one()),
-        (
-            "chunk_grid".to_string(),
-            Json::Object(vec![
-                ("name".into(), Json::String("regular".into())),
-                (
-                    "configuration".into(),
-                    Json::Object(vec![("chunk_shape".into(), one())]),
-                ),
-            ]),
-        ),
-    ];
-    doc.extend(out.iter().cloned());
-    let mut r = crate::error::Report::default();
-    let m = crate::metadata::parse_array_meta(&Json::Object(doc), &mut r);
-    r.into_result(m).map(|_| ()).map_err(|e| {
+/// zero scale): its codecs are bound to its data type and fill value, as a zarr.json document
+/// binds them (pointers as in that document), and a failure is reported against the attribute
+/// that caused it.
+fn check_usable(data_type: DataType, fill: &Json, codecs: &Json) -> Result<()> {
+    let mut r = Report::default();
+    let fill = crate::codec::scalar(data_type, fill, "/fill_value", &mut r);
+    let chain = Chain::bind(codecs, "/codecs", Some(data_type), fill, &mut r);
+    r.into_result(chain).map(|_| ()).map_err(|e| {
         let attr = match e.path.as_deref() {
             Some(p) if p.ends_with("/scale") => "/scale_factor",
             Some(p) if p.ends_with("/offset") => "/add_offset",

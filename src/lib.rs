@@ -20,6 +20,7 @@
 )]
 
 pub mod args;
+pub mod bound;
 pub mod cf;
 pub mod chain;
 pub mod codec;
@@ -35,8 +36,18 @@ pub use zarr_scale_offset_core::{buf, direction, dtype, error, kernels, num};
 #[cfg(test)]
 mod kernel_tests;
 
+pub use bound::Bound;
 pub use dtype::DataType;
 pub use error::{Error, ErrorCode, Result, Warning};
+
+/// Binds array->array `codecs` (JSON text of one codec or a list, or a bare short-hand name such
+/// as `scale_offset`) to `data_type` (a name or JSON text) and `fill` (JSON text of a Zarr fill
+/// value of `data_type`: `"0"`, `"\"NaN\""`, `"\"0x7fc00001\""`; `None` for none). The
+/// returned [`Bound`] encodes and decodes any number of chunks without parsing again, and knows
+/// the encoded data type and fill value. See [`bound`] for an example.
+pub fn bind(codecs: &str, data_type: &str, fill: Option<&str>) -> Result<Bound> {
+    Bound::from_text(codecs, data_type, fill)
+}
 
 /// Encodes one chunk of a Zarr v3 array (`metadata`: the zarr.json document as JSON text) from
 /// its in-memory bytes (`decoded`, the array data type) to the stored bytes.

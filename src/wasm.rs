@@ -265,19 +265,28 @@ fn array_into(
     encode: bool,
 ) -> CrateResult<()> {
     let c = array_chain(codecs, data_type)?;
-    let (from, to) = if encode {
-        (c.decoded_dtype(), c.encoded_dtype())
-    } else {
-        (c.encoded_dtype(), c.decoded_dtype())
-    };
-    check_out(out, data.length() as usize / from.size(), to)?;
-    stream(data, from.size(), out, to.size(), &|i, o| {
-        if encode {
+    if encode {
+        run_into(c.decoded_dtype(), c.encoded_dtype(), data, out, &|i, o| {
             c.encode_into(i, o)
-        } else {
+        })
+    } else {
+        run_into(c.encoded_dtype(), c.decoded_dtype(), data, out, &|i, o| {
             c.decode_into(i, o)
-        }
-    })
+        })
+    }
+}
+
+/// Runs `f` (a bound chain, one direction) from `data`, elements of `from`, into `out`, which
+/// must hold exactly as many elements of `to`; in tiles (see [`stream`]).
+fn run_into(
+    from: crate::DataType,
+    to: crate::DataType,
+    data: &Uint8Array,
+    out: &Uint8Array,
+    f: crate::kernels::StageRun,
+) -> CrateResult<()> {
+    check_out(out, data.length() as usize / from.size(), to)?;
+    stream(data, from.size(), out, to.size(), f)
 }
 
 /// Decodes a stored chunk of a zarr.json array (JSON text), from a JS `Uint8Array` to a new JS
@@ -382,6 +391,76 @@ pub fn encode_array_into(
     out: &Uint8Array,
 ) -> Result<(), JsValue> {
     array_into(codecs, data_type, data, out, true).map_err(to_js)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The bind API: array->array codecs bound once to (data type, fill value), held by JS.
+
+/// Array->array codecs bound to (data type, fill value): the `bind` handle of the JS entry. Its
+/// memory is released by `free()` (or by wasm-bindgen's finalizer once JS drops it).
+#[wasm_bindgen(js_name = BoundCodecs)]
+pub struct BoundCodecs(crate::Bound);
+
+#[wasm_bindgen(js_class = BoundCodecs)]
+impl BoundCodecs {
+    /// Binds `codecs` (JSON text) to `data_type` (a name or JSON text) and `fill` (JSON text of
+    /// a Zarr fill value of `data_type`, or none); see [`crate::bind`].
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        codecs: &str,
+        data_type: &str,
+        fill: Option<String>,
+    ) -> Result<BoundCodecs, JsValue> {
+        crate::bind(codecs, data_type, fill.as_deref())
+            .map(BoundCodecs)
+            .map_err(to_js)
+    }
+
+    /// `[decoded data type, encoded data type, encoded fill as JSON text, encoded fill as the
+    /// bytes of one in-memory element]` (the last two `undefined` without a fill value).
+    pub fn info(&self) -> js_sys::Array {
+        let b = &self.0;
+        let text = b.encoded_fill().map(|t| JsValue::from_str(&t));
+        let element = b
+            .encoded_fill_element()
+            .map(|e| JsValue::from(Uint8Array::from(e.as_slice())));
+        js_sys::Array::of4(
+            &JsValue::from_str(b.decoded_data_type().name()),
+            &JsValue::from_str(b.encoded_data_type().name()),
+            &text.unwrap_or(JsValue::UNDEFINED),
+            &element.unwrap_or(JsValue::UNDEFINED),
+        )
+    }
+
+    /// Encodes the JS bytes `data` (elements of the decoded type) into `out` (as many elements
+    /// of the encoded type), in tiles.
+    #[wasm_bindgen(js_name = encodeInto)]
+    pub fn encode_into(&self, data: &Uint8Array, out: &Uint8Array) -> Result<(), JsValue> {
+        let b = &self.0;
+        run_into(
+            b.decoded_data_type(),
+            b.encoded_data_type(),
+            data,
+            out,
+            &|i, o| b.encode_into(i, o),
+        )
+        .map_err(to_js)
+    }
+
+    /// Decodes the JS bytes `data` (elements of the encoded type) into `out` (as many elements
+    /// of the decoded type), in tiles.
+    #[wasm_bindgen(js_name = decodeInto)]
+    pub fn decode_into(&self, data: &Uint8Array, out: &Uint8Array) -> Result<(), JsValue> {
+        let b = &self.0;
+        run_into(
+            b.encoded_data_type(),
+            b.decoded_data_type(),
+            data,
+            out,
+            &|i, o| b.decode_into(i, o),
+        )
+        .map_err(to_js)
+    }
 }
 
 /// The canonical data type name of a zarr.json array document (JSON text).

@@ -49,6 +49,7 @@ const MAIN: &[&[&str]] = &[
     &["v2"],
     &["metadata"],
     &["args"],
+    &["bound"],
     &["cf"],
     &["lib", "wasm", "kernel_tests"],
 ];

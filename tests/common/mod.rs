@@ -550,6 +550,75 @@ pub fn real_roundtrip_all_types() {
     }
 }
 
+/// The bind handle (`BoundCodecs`) for every data type: the cast_value + scale_offset codecs
+/// bound once with the case's fill value; its info (the encoded fill (v - 1) * 2 computed here),
+/// the values of `real_roundtrip_all_types` over repeated chunks, and errors with their codes.
+pub fn bound_handle_all_types() {
+    use js_sys::Uint8Array;
+    let codecs = format!("[{REAL}]");
+    for c in &CASES {
+        let what = format!("{} bound", c.name);
+        let b = ok(
+            w::BoundCodecs::new(&codecs, c.name, Some(c.fill.to_string())),
+            &what,
+        );
+        let info = b.info();
+        assert_eq!(info.get(0).as_string().as_deref(), Some(c.name), "{what}");
+        assert_eq!(
+            info.get(1).as_string().as_deref(),
+            Some("float64"),
+            "{what}"
+        );
+        let fill: f64 = (c.fill.parse::<f64>().unwrap() - 1.0) * 2.0;
+        assert_eq!(info.get(2).as_string(), Some(format!("{fill:?}")), "{what}");
+        let element = info.get(3).dyn_into::<Uint8Array>().unwrap().to_vec();
+        assert_eq!(element, fill.to_le_bytes(), "{what}: fill element");
+
+        let data = c.bytes();
+        let n = c.samples.len();
+        let expected: Vec<u8> = c
+            .values()
+            .iter()
+            .flat_map(|v| ((v - 1.0) * 2.0).to_le_bytes())
+            .collect();
+        for round in 0..3 {
+            let out = Uint8Array::new_with_length((n * 8) as u32);
+            ok(b.encode_into(&Uint8Array::from(&data[..]), &out), &what);
+            assert_eq!(out.to_vec(), expected, "{what}: encoded, round {round}");
+            let back = Uint8Array::new_with_length(data.len() as u32);
+            ok(b.decode_into(&out, &back), &what);
+            assert_eq!(back.to_vec(), data, "{what}: decoded, round {round}");
+        }
+        let short = Uint8Array::new_with_length(1);
+        assert_code(
+            b.encode_into(&Uint8Array::from(&data[..]), &short),
+            "length_mismatch",
+            &what,
+        );
+    }
+    let nan_into_u8 = r#"{"name":"cast_value","configuration":{"data_type":"uint8"}}"#;
+    assert_code(
+        w::BoundCodecs::new(nan_into_u8, "float64", Some("\"NaN\"".into())).map(|_| ()),
+        "invalid_metadata",
+        "a NaN fill into uint8",
+    );
+    assert_code(
+        w::BoundCodecs::new("\"scale_offset\"", "int16", Some("1.5".into())).map(|_| ()),
+        "invalid_metadata",
+        "fill 1.5 for int16",
+    );
+    assert_code(
+        w::BoundCodecs::new("\"scale_offset\"", "bool", None).map(|_| ()),
+        "unsupported_data_type",
+        "bool",
+    );
+    let none = ok(
+        w::BoundCodecs::new("\"scale_offset\"", "int16", None),
+        "no fill",
+    );
+    assert!(none.info().get(2).is_undefined() && none.info().get(3).is_undefined());
+}
+
 /// Failures of every kind surface as JS Errors with the right code, for every data type.
 pub fn errors_all_types() {
     for c in &CASES {
@@ -699,6 +768,10 @@ macro_rules! wasm_tests {
         #[wasm_bindgen_test::wasm_bindgen_test]
         fn value_errors() {
             common::value_errors()
+        }
+        #[wasm_bindgen_test::wasm_bindgen_test]
+        fn bound_handle_all_types() {
+            common::bound_handle_all_types()
         }
     };
 }

@@ -7,6 +7,8 @@ import {
   encodeChunk,
   decodeChunk,
   encodedDataType,
+  bind,
+  type BoundCodecs,
   arrayDataType,
   typedArrayKind,
   typedArrayConstructor,
@@ -69,6 +71,24 @@ export async function usage(): Promise<void> {
   decodeChunk('{"zarr_format":3}', stored);
   // @ts-expect-error: uint16 chunks take a Uint16Array
   encodeChunk(meta, new Int16Array(4));
+
+  // bind: the handle's types follow the data type literal.
+  const h: BoundCodecs<'int16'> = bind([{ name: 'scale_offset', configuration: { offset: 1 } }], 'int16', { fill: 0 });
+  const hd: Int16Array = h.decode(h.encode(new Int16Array(2)));
+  h.decodeInto(new Int16Array(2), new Int16Array(2));
+  h.encodeInto(new Int16Array(2), new Uint8Array(2));
+  const hf: number | bigint | null = h.encodedFill;
+  const ht: string | null = h.encodedFillText;
+  const hn: DataTypeName = h.encodedDataType;
+  bind('scale_offset', 'int64', { fill: 2n ** 62n }).free();
+  bind('scale_offset', 'float32', { fill: 'NaN' });
+  bind('scale_offset', 'float32', { fillText: h.encodedFillText });
+  bind('scale_offset', 'float32');
+  // @ts-expect-error: int16 data must be an Int16Array
+  h.encode(new Float32Array(2));
+  // @ts-expect-error: a fill value is a number, bigint or string
+  bind('scale_offset', 'float32', { fill: [1] });
+  void [hd, hf, ht, hn];
 
   const ws: MetadataWarning[] = metadataWarnings(meta);
   void ws[0]?.pointer;

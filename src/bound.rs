@@ -1,0 +1,138 @@
+//! The bind API: a list of array -> array codecs bound once to the data type and fill value it
+//! receives, then used for any number of chunks without parsing its JSON again.
+//!
+//! The fill value flows forward through the codecs exactly as in a zarr.json document: each
+//! codec must be able to encode it (cast_value also checks that it survives the round trip),
+//! and what comes out of the last codec is the encoded fill value.
+//!
+//! ```
+//! use zarr_scale_offset::{bind, DataType};
+//!
+//! let codecs = r#"[
+//!     {"name": "scale_offset", "configuration": {"offset": -10, "scale": 0.1}},
+//!     {"name": "cast_value", "configuration": {"data_type": "uint8",
+//!         "scalar_map": {"encode": [["NaN", 0]], "decode": [[0, "NaN"]]}}}
+//! ]"#;
+//! let b = bind(codecs, "float64", Some(r#""NaN""#))?;
+//! assert_eq!(b.encoded_data_type(), DataType::UInt8);
+//! assert_eq!(b.encoded_fill().as_deref(), Some("0"));
+//!
+//! let values: Vec<u8> = [0.0f64, 100.0, f64::NAN, 2540.0]
+//!     .iter()
+//!     .flat_map(|x| x.to_le_bytes())
+//!     .collect();
+//! let stored = b.encode(&values)?;
+//! assert_eq!(stored, [1, 11, 0, 255]);
+//! let back = b.decode(&stored)?;
+//! assert_eq!(back.get(..8), Some(&0.0f64.to_le_bytes()[..]));
+//! # Ok::<(), zarr_scale_offset::Error>(())
+//! ```
+
+use crate::args::{bind_array_codecs, codecs_doc, parse_data_type_arg};
+use crate::chain::ArrayChain;
+use crate::dtype::DataType;
+use crate::error::{Error, Report, Result};
+use crate::json::{parse, parse_scalar, write_scalar, Json};
+
+/// Array -> array codecs bound to (data type, fill value): encodes and decodes in-memory data
+/// (see the crate documentation for the in-memory layout of each data type) without parsing
+/// anything again. Made by [`crate::bind`] (JSON text) or [`Bound::new`] (parsed JSON).
+#[derive(Debug)]
+pub struct Bound {
+    chain: ArrayChain,
+}
+
+/// A fill-value error: the fill is an argument of its own, so the message says which one instead
+/// of a JSON pointer into the codecs.
+fn fill_error(e: Error) -> Error {
+    Error::new(e.code, format!("fill value: {}", e.detail()))
+}
+
+impl Bound {
+    /// Binds `codecs` (one array -> array codec, as an object or a short-hand name, or a list of
+    /// them) to `data_type` and, when given, `fill`: a Zarr fill value of `data_type` in any form
+    /// a zarr.json `fill_value` may take (`0`, `"NaN"`, `"-Infinity"`, `"0x7fc00001"`, the
+    /// lenient forms). Errors name the JSON pointer in `codecs` (a fill value that cannot pass
+    /// a codec is an `invalid_metadata` error at that codec); an unparsable fill value is an
+    /// error whose message starts with `fill value:`.
+    pub fn new(codecs: &Json, data_type: DataType, fill: Option<&Json>) -> Result<Bound> {
+        let fill = match fill {
+            Some(v) => Some(parse_scalar(data_type, v, "").map_err(fill_error)?.bits),
+            None => None,
+        };
+        let mut r = Report::default();
+        let chain = bind_array_codecs(codecs, Some(data_type), fill, &mut r);
+        r.into_result(chain).map(|chain| Bound { chain })
+    }
+
+    /// Like [`Bound::new`], with each argument as text: `codecs` as JSON text or a bare codec
+    /// name, `data_type` as a name or JSON text, `fill` as JSON text (`"0"`, `"\"NaN\""`).
+    pub fn from_text(codecs: &str, data_type: &str, fill: Option<&str>) -> Result<Bound> {
+        let dtype = parse_data_type_arg(data_type)?;
+        let doc = codecs_doc(codecs)?;
+        let fill = match fill {
+            Some(t) => Some(parse(t).map_err(fill_error)?),
+            None => None,
+        };
+        Bound::new(&doc, dtype, fill.as_ref())
+    }
+
+    /// The data type the codecs receive (what `decode` produces).
+    pub fn decoded_data_type(&self) -> DataType {
+        self.chain.decoded_dtype()
+    }
+
+    /// The data type after the last codec (what `encode` produces).
+    pub fn encoded_data_type(&self) -> DataType {
+        self.chain.encoded_dtype()
+    }
+
+    /// The fill value after the last codec, as the strict JSON text of a Zarr fill value of
+    /// [`Bound::encoded_data_type`] (`0`, `1.5`, `"NaN"`, `"0x7fc00001"`). `None` when no fill
+    /// value was bound, or when a codec does not carry it (numcodecs.fixedscaleoffset, as in
+    /// zarr-python).
+    pub fn encoded_fill(&self) -> Option<String> {
+        self.encoded_fill_bits()
+            .map(|bits| write_scalar(self.encoded_data_type(), bits))
+    }
+
+    /// The encoded fill value as raw bits (see [`crate::json::Scalar::bits`]).
+    pub fn encoded_fill_bits(&self) -> Option<u64> {
+        self.chain.encoded_fill()
+    }
+
+    /// The encoded fill value as one in-memory element of the encoded data type (little-endian,
+    /// `encoded_data_type().size()` bytes).
+    pub fn encoded_fill_element(&self) -> Option<Vec<u8>> {
+        let t = self.encoded_data_type();
+        self.encoded_fill_bits().map(|bits| {
+            let mut b = vec![0u8; t.size()];
+            t.write_bits(&mut b, 0, bits);
+            b
+        })
+    }
+
+    /// Encodes in-memory data of the decoded data type; returns in-memory data of the encoded
+    /// data type (the same number of elements).
+    pub fn encode(&self, data: &[u8]) -> Result<Vec<u8>> {
+        self.chain.encode(data)
+    }
+
+    /// Decodes in-memory data of the encoded data type; returns in-memory data of the decoded
+    /// data type (the same number of elements).
+    pub fn decode(&self, data: &[u8]) -> Result<Vec<u8>> {
+        self.chain.decode(data)
+    }
+
+    /// Encodes into `out`, which must hold exactly as many elements of the encoded data type as
+    /// `data` holds of the decoded one. On an error `out` may have been partly written.
+    pub fn encode_into(&self, data: &[u8], out: &mut [u8]) -> Result<()> {
+        self.chain.encode_into(data, out)
+    }
+
+    /// Decodes into `out`, which must hold exactly as many elements of the decoded data type as
+    /// `data` holds of the encoded one. On an error `out` may have been partly written.
+    pub fn decode_into(&self, data: &[u8], out: &mut [u8]) -> Result<()> {
+        self.chain.decode_into(data, out)
+    }
+}
