@@ -65,6 +65,11 @@ impl Bound {
         r.into_result(chain).map(|chain| Bound { chain })
     }
 
+    /// The bound chain (its run per direction, `RunOptions`, the data types).
+    pub fn chain(&self) -> &ArrayChain {
+        &self.chain
+    }
+
     /// Like [`Bound::new`], with each argument as text: `codecs` as JSON text or a bare codec
     /// name, `data_type` as a name or JSON text, `fill` as JSON text (`"0"`, `"\"NaN\""`).
     pub fn from_text(codecs: &str, data_type: &str, fill: Option<&str>) -> Result<Bound> {

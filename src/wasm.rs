@@ -4,8 +4,10 @@
 use wasm_bindgen::prelude::*;
 
 use crate::chain::ArrayChain;
+use crate::codec::RunOptions;
 use crate::error::{Error, ErrorCode, Result as CrateResult};
 use crate::metadata::ArrayMeta;
+use crate::Direction;
 use js_sys::Uint8Array;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -254,39 +256,19 @@ fn chunk_decode(
     Ok(out)
 }
 
-/// Runs the array->array chain of `codecs` on `data_type` over `data`, forward (`encode`) or
-/// backward, into `out`: a caller-supplied output holding exactly as many elements of the result
-/// type as `data` holds of its own.
-fn array_into(
-    codecs: &str,
-    data_type: &str,
+/// Runs a bound array->array chain in `dir` from `data` into `out`, which must hold exactly as
+/// many elements of the result type as `data` holds of its own; in tiles (see [`stream`]).
+fn chain_into(
+    c: &ArrayChain,
+    dir: Direction,
     data: &Uint8Array,
     out: &Uint8Array,
-    encode: bool,
 ) -> CrateResult<()> {
-    let c = array_chain(codecs, data_type)?;
-    if encode {
-        run_into(c.decoded_dtype(), c.encoded_dtype(), data, out, &|i, o| {
-            c.encode_into(i, o)
-        })
-    } else {
-        run_into(c.encoded_dtype(), c.decoded_dtype(), data, out, &|i, o| {
-            c.decode_into(i, o)
-        })
-    }
-}
-
-/// Runs `f` (a bound chain, one direction) from `data`, elements of `from`, into `out`, which
-/// must hold exactly as many elements of `to`; in tiles (see [`stream`]).
-fn run_into(
-    from: crate::DataType,
-    to: crate::DataType,
-    data: &Uint8Array,
-    out: &Uint8Array,
-    f: crate::kernels::StageRun,
-) -> CrateResult<()> {
+    let (from, to) = dir.order(c.decoded_dtype(), c.encoded_dtype());
     check_out(out, data.length() as usize / from.size(), to)?;
-    stream(data, from.size(), out, to.size(), f)
+    stream(data, from.size(), out, to.size(), &|i, o| {
+        c.run(dir, i, o, RunOptions::default())
+    })
 }
 
 /// Decodes a stored chunk of a zarr.json array (JSON text), from a JS `Uint8Array` to a new JS
@@ -377,7 +359,9 @@ pub fn decode_array_into(
     data: &Uint8Array,
     out: &Uint8Array,
 ) -> Result<(), JsValue> {
-    array_into(codecs, data_type, data, out, false).map_err(to_js)
+    array_chain(codecs, data_type)
+        .and_then(|c| chain_into(&c, Direction::Decode, data, out))
+        .map_err(to_js)
 }
 
 /// Encodes in-memory values of `data_type` through array->array `codecs` (JSON text) into `out`,
@@ -390,7 +374,9 @@ pub fn encode_array_into(
     data: &Uint8Array,
     out: &Uint8Array,
 ) -> Result<(), JsValue> {
-    array_into(codecs, data_type, data, out, true).map_err(to_js)
+    array_chain(codecs, data_type)
+        .and_then(|c| chain_into(&c, Direction::Encode, data, out))
+        .map_err(to_js)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -436,30 +422,14 @@ impl BoundCodecs {
     /// of the encoded type), in tiles.
     #[wasm_bindgen(js_name = encodeInto)]
     pub fn encode_into(&self, data: &Uint8Array, out: &Uint8Array) -> Result<(), JsValue> {
-        let b = &self.0;
-        run_into(
-            b.decoded_data_type(),
-            b.encoded_data_type(),
-            data,
-            out,
-            &|i, o| b.encode_into(i, o),
-        )
-        .map_err(to_js)
+        chain_into(self.0.chain(), Direction::Encode, data, out).map_err(to_js)
     }
 
     /// Decodes the JS bytes `data` (elements of the encoded type) into `out` (as many elements
     /// of the decoded type), in tiles.
     #[wasm_bindgen(js_name = decodeInto)]
     pub fn decode_into(&self, data: &Uint8Array, out: &Uint8Array) -> Result<(), JsValue> {
-        let b = &self.0;
-        run_into(
-            b.encoded_data_type(),
-            b.decoded_data_type(),
-            data,
-            out,
-            &|i, o| b.decode_into(i, o),
-        )
-        .map_err(to_js)
+        chain_into(self.0.chain(), Direction::Decode, data, out).map_err(to_js)
     }
 }
 
