@@ -15,8 +15,8 @@
 //      dist/zarr_scale_offset_wasm.js  the optimised .wasm, LZMA-compressed (system `xz`), inlined
 //                                      as base64 together with the decoder js/lzma.js
 //      dist/index.js, dist/index.d.ts  copies of js/index.js and js/index.d.ts
-//      dist/zarrita.js, dist/zarrita.d.ts  the zarrita.js adapter (subpath export ./zarrita)
-//      dist/dtypes.js                  the data-type table the adapter reads (generated in step 0)
+//      dist/zarrita.js, dist/zarrita.d.ts  the zarrita.js adapter (subpath export ./zarrita), with the
+//                                      data-type table js/dtypes.js (step 0) pasted in
 //   4. prints the raw and gzip sizes.
 //
 // Needs the `xz` command (xz-utils; scripts/setup.sh installs it).
@@ -230,14 +230,28 @@ export async function wasmBytes() {
   writeFileSync(path.join(DIST, `${NAME}_wasm.js`), inline);
 
   // 3c. entry and types
-  for (const f of ['index.js', 'index.d.ts', 'zarrita.js', 'zarrita.d.ts', 'dtypes.js']) {
+  for (const f of ['index.js', 'index.d.ts', 'zarrita.d.ts']) {
     copyFileSync(path.join(ROOT, 'js', f), path.join(DIST, f));
   }
+  // The adapter imports the generated table js/dtypes.js; it is pasted in, its one export made
+  // module-local, so the package has one file fewer to fetch.
+  const dtypesSource = readFileSync(path.join(ROOT, 'js', 'dtypes.js'), 'utf8');
+  const dtypesExports = dtypesSource.match(/^export\b.*$/gm) ?? [];
+  if (/^import\b/m.test(dtypesSource) || dtypesExports.length !== 1 || !dtypesExports[0].startsWith('export const DATA_TYPES ')) {
+    throw new Error('js/dtypes.js must have no imports and exactly one export, `export const DATA_TYPES`');
+  }
+  const dtypesImport = "import { DATA_TYPES } from './dtypes.js';\n";
+  const adapter = readFileSync(path.join(ROOT, 'js', 'zarrita.js'), 'utf8');
+  if (adapter.split(dtypesImport).length !== 2) throw new Error(`js/zarrita.js must contain the line ${dtypesImport.trim()} once`);
+  writeFileSync(
+    path.join(DIST, 'zarrita.js'),
+    adapter.replace(dtypesImport, `// ---- js/dtypes.js ----\n${dtypesSource.replace(/^export const DATA_TYPES /m, 'const DATA_TYPES ')}// ---- end of js/dtypes.js ----\n`),
+  );
 
   // 3d. minify the JavaScript (rolldown's Oxc minifier; exports keep their names). The readable
   // sources are js/*.js and the wasm-bindgen output in pkg/; --no-minify keeps dist/ readable.
   if (!args.has('--no-minify')) {
-    for (const f of ['index.js', 'zarrita.js', 'dtypes.js', `${NAME}.js`, `${NAME}_wasm.js`]) {
+    for (const f of ['index.js', 'zarrita.js', `${NAME}.js`, `${NAME}_wasm.js`]) {
       const p = path.join(DIST, f);
       const src = readFileSync(p, 'utf8');
       const r = minifySync(f, src, { compress: true, mangle: true, module: true });

@@ -129,7 +129,6 @@ export function markdown(r, root = ROOT) {
     'dist/zarr_scale_offset.js': 'wasm-bindgen glue (minified)',
     'dist/index.js': 'the entry (minified)',
     'dist/zarrita.js': 'the zarrita adapter (minified)',
-    'dist/dtypes.js': 'the data-type table the adapter reads (generated, minified)',
     'dist/index.d.ts': 'types, with doc comments',
     'dist/zarrita.d.ts': 'types of the adapter',
     'README.md': 'npm always ships it',

@@ -10,10 +10,8 @@
 //! `num/format.rs`); the kernels, the JSON scalars and the rounding read the row.
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::num::{
-    FloatFormat, IntFormat, BF16, F16, F32, F4_E2M1FN, F64, F6_E2M3FN, F6_E3M2FN, F8_E3M4, F8_E4M3,
-    F8_E4M3B11FNUZ, F8_E4M3FNUZ, F8_E5M2, F8_E5M2FNUZ, F8_E8M0FNU,
-};
+// `*`: the float formats the table's rows name (`F16`, `F8_E4M3`, ...).
+use crate::num::*;
 
 /// Whether a data type is an integer or a float type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -182,8 +182,10 @@ impl IntKernel {
     /// int16 / uint16 with |scale| < 2^14, in i32: |x - offset| < 2^17, |(x - offset) * scale|
     /// < 2^31, |y * scale| < 2^30 and |y * scale + offset| < 2^31, so nothing overflows; every
     /// step is range-checked with a flag (unless `CHECK` is false: proven in range), branch-free
-    /// (the loops vectorise).
-    #[inline(always)]
+    /// (the loops vectorise). Not inlined into `run`: there, whether LLVM vectorised the
+    /// range-checked loops for wasm depended on unrelated code (a change of `run`'s type
+    /// dispatch alone left them scalar, 3x slower).
+    #[inline(never)]
     fn run_small<T: Wide, const CHECK: bool>(
         &self,
         dir: Direction,
@@ -255,9 +257,12 @@ impl IntKernel {
         let step = |o: Op, v: Option<u64>| -> Option<u64> {
             match o {
                 Op::Mul => v?.checked_mul(s),
+                // One division: the exactness test multiplies back (`q * s <= v`, no overflow)
+                // rather than taking `v % s`, which LLVM left as a second division on wasm.
                 Op::Div => {
                     let v = v?;
-                    (v % s == 0).then_some(v / s)
+                    let q = v / s;
+                    (q.wrapping_mul(s) == v).then_some(q)
                 }
             }
         };

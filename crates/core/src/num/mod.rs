@@ -6,10 +6,8 @@ mod format;
 mod int;
 mod round;
 
-pub use format::{
-    FloatFormat, NanKind, BF16, F16, F32, F4_E2M1FN, F64, F6_E2M3FN, F6_E3M2FN, F8_E3M4, F8_E4M3,
-    F8_E4M3B11FNUZ, F8_E4M3FNUZ, F8_E5M2, F8_E5M2FNUZ, F8_E8M0FNU, FORMATS,
-};
+// Every format `const` (the data-type table in `dtype.rs` names them), `FORMATS`, `FloatFormat`.
+pub use format::*;
 pub use int::IntFormat;
 pub use round::{decompose_f64, round_to_float, round_to_int, IntRounded, Rounded};
 
