@@ -107,11 +107,6 @@ impl<'a> Fields<'a> {
     pub fn at(&self, key: &str) -> String {
         pointer_push(&self.pointer, key)
     }
-
-    /// The JSON pointer of this object.
-    pub fn pointer(&self) -> &str {
-        &self.pointer
-    }
 }
 
 /// `"a"`, `"a" and "b"`, `"a", "b" and "c"`; `no keys` for none.
@@ -180,4 +175,139 @@ pub fn no_duplicates(doc: &Json) -> Result<()> {
     let mut report = Report::default();
     report_duplicates(doc, "", 0, &mut report);
     report.into_result(Some(()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chain::{parse_entry, Chain};
+    use crate::codec::fixedscaleoffset::FixedScaleOffset;
+    use crate::codec::scale_offset::Convention;
+    use crate::codec::{Bytes, CastValue, ScaleOffset};
+    use crate::data_type::read_data_type;
+    use crate::json::parse;
+    use crate::DataType::Float64;
+
+    fn errors(r: &Report) -> Vec<(&str, &str, &str)> {
+        r.errors
+            .iter()
+            .map(|d| (d.path.as_str(), d.code, d.message.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn open_reports_kind_unknown_and_duplicate_keys_and_reads_on() {
+        let mut r = Report::default();
+        assert!(Fields::open(&Json::Null, "/c", "the x configuration", &[], &mut r).is_none());
+        let v = parse(r#"{"b":1,"z":2,"a":3,"b":4,"y":5}"#).unwrap();
+        let f = Fields::open(&v, "/c", "the x configuration", &["a", "b"], &mut r).unwrap();
+        assert_eq!(f.get("b"), Some(&Json::Number("1".into())));
+        assert_eq!(f.required("a", &mut r), Some(&Json::Number("3".into())));
+        assert_eq!(f.required("c", &mut r), None);
+        assert_eq!(f.at("a/b"), "/c/a~1b");
+        let taken = "the x configuration takes \"a\" and \"b\"";
+        assert_eq!(
+            errors(&r),
+            [
+                (
+                    "/c",
+                    "invalid_metadata",
+                    "the x configuration must be an object, found null"
+                ),
+                ("/c/b", "invalid_metadata", &*duplicate_message("b")),
+                (
+                    "/c/z",
+                    "invalid_metadata",
+                    &*format!("unknown key \"z\"; {taken}")
+                ),
+                (
+                    "/c/y",
+                    "invalid_metadata",
+                    &*format!("unknown key \"y\"; {taken}")
+                ),
+                ("/c", "invalid_metadata", "missing required key \"c\""),
+            ]
+        );
+        assert_eq!(listed(&[]), "no keys");
+        assert_eq!(listed(&["a", "b", "c"]), "\"a\", \"b\" and \"c\"");
+    }
+
+    #[test]
+    fn report_duplicates_skips_those_already_reported() {
+        let v = parse(r#"{"a":{"k":1,"k":2},"b":[{"k":1,"k":2}],"a":0}"#).unwrap();
+        let mut r = Report::default();
+        r.error(duplicate("/a/k")); // as a reader would have
+        r.error(Error::metadata("/b/0/k", "something else"));
+        report_duplicates(&v, "", 0, &mut r);
+        let got: Vec<&str> = r.errors.iter().map(|d| d.path.as_str()).collect();
+        assert_eq!(got, ["/a/k", "/b/0/k", "/a", "/b/0/k"]);
+        // Errors before `since` do not count.
+        let mut r = Report::default();
+        r.error(duplicate("/a/k"));
+        report_duplicates(&v, "", 1, &mut r);
+        assert_eq!(r.error_count(), 4);
+        assert_eq!(no_duplicates(&v).unwrap_err().path.as_deref(), Some("/a"));
+        assert!(no_duplicates(&parse(r#"{"a":[{"b":1}]}"#).unwrap()).is_ok());
+    }
+
+    /// Each parser reports a duplicated key of the objects it reads by itself (for callers that
+    /// parse a value without a whole-document check).
+    #[test]
+    fn every_parser_reports_its_duplicates() {
+        let dup = |text: &str, parse: &dyn Fn(&Json, &mut Report)| {
+            let v = parse_json(text);
+            let mut r = Report::default();
+            parse(&v, &mut r);
+            r.errors
+                .iter()
+                .filter(|d| d.message.starts_with("duplicate key"))
+                .map(|d| d.path.clone())
+                .collect::<Vec<_>>()
+        };
+        fn parse_json(t: &str) -> Json {
+            parse(t).unwrap()
+        }
+        let so = |v: &Json, r: &mut Report| {
+            ScaleOffset::parse(Convention::ScaleOffset, Some(v), "/c", Float64, r);
+        };
+        assert_eq!(
+            dup(r#"{"scale":2,"scale":3}"#, &so),
+            ["/c/configuration/scale"]
+        );
+        let cv = |v: &Json, r: &mut Report| {
+            CastValue::parse(Some(v), "/c", Float64, r);
+        };
+        let sm = r#"{"data_type":{"name":"uint8","name":"uint8"},"scalar_map":{"encode":[],"encode":[]},"rounding":"towards-zero","rounding":"towards-zero"}"#;
+        assert_eq!(
+            dup(sm, &cv),
+            [
+                "/c/configuration/rounding",
+                "/c/configuration/data_type/name",
+                "/c/configuration/scalar_map/encode"
+            ]
+        );
+        let bytes = |v: &Json, r: &mut Report| {
+            Bytes::parse(Some(v), "/c", Some(Float64), r);
+        };
+        let endian = r#"{"endian":"little","endian":"big"}"#;
+        assert_eq!(dup(endian, &bytes), ["/c/configuration/endian"]);
+        let fso = |v: &Json, r: &mut Report| {
+            FixedScaleOffset::parse(Some(v), "/c", Float64, r);
+        };
+        let cfg = r#"{"offset":0,"scale":10,"dtype":"<f8","dtype":"<f8","astype":"<i4"}"#;
+        assert_eq!(dup(cfg, &fso), ["/c/configuration/dtype"]);
+        let entry = |v: &Json, r: &mut Report| {
+            parse_entry(v, "/c", 0, r);
+        };
+        assert_eq!(dup(r#"{"name":"a","name":"b"}"#, &entry), ["/c/name"]);
+        let dt = |v: &Json, r: &mut Report| {
+            read_data_type(v, "/d", r);
+        };
+        assert_eq!(dup(r#"{"name":"int8","name":"uint8"}"#, &dt), ["/d/name"]);
+        let chain = |v: &Json, r: &mut Report| {
+            Chain::bind(v, "/codecs", Some(Float64), None, r);
+        };
+        let list = r#"[{"name":"bytes","configuration":{"endian":"big","endian":"big"}}]"#;
+        assert_eq!(dup(list, &chain), ["/codecs/0/configuration/endian"]);
+    }
 }
