@@ -10,7 +10,14 @@
     clippy::unreachable
 )]
 
+use zarr_scale_offset::chain::{parse_entry, Chain};
+use zarr_scale_offset::codec::fixedscaleoffset::FixedScaleOffset;
+use zarr_scale_offset::codec::scale_offset::Convention;
+use zarr_scale_offset::codec::{Bytes, CastValue, ScaleOffset};
+use zarr_scale_offset::data_type::read_data_type;
+use zarr_scale_offset::error::Report;
 use zarr_scale_offset::json::{parse, Json};
+use zarr_scale_offset::DataType::Float64;
 use zarr_scale_offset::{
     decode, decode_chunk, encode, encode_chunk, encoded_data_type, from_cf,
     from_fixed_scale_offset, metadata_warnings, validate, Error, ErrorCode, Result,
@@ -266,4 +273,65 @@ fn many_duplicates_each_reported_once() {
     got.sort();
     assert!(want.len() >= 15);
     assert_eq!(got, want);
+}
+
+/// Each parser reports a duplicated key of the objects it reads by itself (for callers that
+/// parse a value without a whole-document check).
+#[test]
+fn every_parser_reports_its_duplicates() {
+    let dup = |text: &str, parse: &dyn Fn(&Json, &mut Report)| {
+        let v = parse_json(text);
+        let mut r = Report::default();
+        parse(&v, &mut r);
+        r.errors
+            .iter()
+            .filter(|d| d.message.starts_with("duplicate key"))
+            .map(|d| d.path.clone())
+            .collect::<Vec<_>>()
+    };
+    fn parse_json(t: &str) -> Json {
+        parse(t).unwrap()
+    }
+    let so = |v: &Json, r: &mut Report| {
+        ScaleOffset::parse(Convention::ScaleOffset, Some(v), "/c", Float64, r);
+    };
+    assert_eq!(
+        dup(r#"{"scale":2,"scale":3}"#, &so),
+        ["/c/configuration/scale"]
+    );
+    let cv = |v: &Json, r: &mut Report| {
+        CastValue::parse(Some(v), "/c", Float64, r);
+    };
+    let sm = r#"{"data_type":{"name":"uint8","name":"uint8"},"scalar_map":{"encode":[],"encode":[]},"rounding":"towards-zero","rounding":"towards-zero"}"#;
+    assert_eq!(
+        dup(sm, &cv),
+        [
+            "/c/configuration/rounding",
+            "/c/configuration/data_type/name",
+            "/c/configuration/scalar_map/encode"
+        ]
+    );
+    let bytes = |v: &Json, r: &mut Report| {
+        Bytes::parse(Some(v), "/c", Some(Float64), r);
+    };
+    let endian = r#"{"endian":"little","endian":"big"}"#;
+    assert_eq!(dup(endian, &bytes), ["/c/configuration/endian"]);
+    let fso = |v: &Json, r: &mut Report| {
+        FixedScaleOffset::parse(Some(v), "/c", Float64, r);
+    };
+    let cfg = r#"{"offset":0,"scale":10,"dtype":"<f8","dtype":"<f8","astype":"<i4"}"#;
+    assert_eq!(dup(cfg, &fso), ["/c/configuration/dtype"]);
+    let entry = |v: &Json, r: &mut Report| {
+        parse_entry(v, "/c", 0, r);
+    };
+    assert_eq!(dup(r#"{"name":"a","name":"b"}"#, &entry), ["/c/name"]);
+    let dt = |v: &Json, r: &mut Report| {
+        read_data_type(v, "/d", r);
+    };
+    assert_eq!(dup(r#"{"name":"int8","name":"uint8"}"#, &dt), ["/d/name"]);
+    let chain = |v: &Json, r: &mut Report| {
+        Chain::bind(v, "/codecs", Some(Float64), None, r);
+    };
+    let list = r#"[{"name":"bytes","configuration":{"endian":"big","endian":"big"}}]"#;
+    assert_eq!(dup(list, &chain), ["/codecs/0/configuration/endian"]);
 }

@@ -180,13 +180,7 @@ pub fn no_duplicates(doc: &Json) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chain::{parse_entry, Chain};
-    use crate::codec::fixedscaleoffset::FixedScaleOffset;
-    use crate::codec::scale_offset::Convention;
-    use crate::codec::{Bytes, CastValue, ScaleOffset};
-    use crate::data_type::read_data_type;
     use crate::json::parse;
-    use crate::DataType::Float64;
 
     fn errors(r: &Report) -> Vec<(&str, &str, &str)> {
         r.errors
@@ -248,66 +242,5 @@ mod tests {
         assert_eq!(r.error_count(), 4);
         assert_eq!(no_duplicates(&v).unwrap_err().path.as_deref(), Some("/a"));
         assert!(no_duplicates(&parse(r#"{"a":[{"b":1}]}"#).unwrap()).is_ok());
-    }
-
-    /// Each parser reports a duplicated key of the objects it reads by itself (for callers that
-    /// parse a value without a whole-document check).
-    #[test]
-    fn every_parser_reports_its_duplicates() {
-        let dup = |text: &str, parse: &dyn Fn(&Json, &mut Report)| {
-            let v = parse_json(text);
-            let mut r = Report::default();
-            parse(&v, &mut r);
-            r.errors
-                .iter()
-                .filter(|d| d.message.starts_with("duplicate key"))
-                .map(|d| d.path.clone())
-                .collect::<Vec<_>>()
-        };
-        fn parse_json(t: &str) -> Json {
-            parse(t).unwrap()
-        }
-        let so = |v: &Json, r: &mut Report| {
-            ScaleOffset::parse(Convention::ScaleOffset, Some(v), "/c", Float64, r);
-        };
-        assert_eq!(
-            dup(r#"{"scale":2,"scale":3}"#, &so),
-            ["/c/configuration/scale"]
-        );
-        let cv = |v: &Json, r: &mut Report| {
-            CastValue::parse(Some(v), "/c", Float64, r);
-        };
-        let sm = r#"{"data_type":{"name":"uint8","name":"uint8"},"scalar_map":{"encode":[],"encode":[]},"rounding":"towards-zero","rounding":"towards-zero"}"#;
-        assert_eq!(
-            dup(sm, &cv),
-            [
-                "/c/configuration/rounding",
-                "/c/configuration/data_type/name",
-                "/c/configuration/scalar_map/encode"
-            ]
-        );
-        let bytes = |v: &Json, r: &mut Report| {
-            Bytes::parse(Some(v), "/c", Some(Float64), r);
-        };
-        let endian = r#"{"endian":"little","endian":"big"}"#;
-        assert_eq!(dup(endian, &bytes), ["/c/configuration/endian"]);
-        let fso = |v: &Json, r: &mut Report| {
-            FixedScaleOffset::parse(Some(v), "/c", Float64, r);
-        };
-        let cfg = r#"{"offset":0,"scale":10,"dtype":"<f8","dtype":"<f8","astype":"<i4"}"#;
-        assert_eq!(dup(cfg, &fso), ["/c/configuration/dtype"]);
-        let entry = |v: &Json, r: &mut Report| {
-            parse_entry(v, "/c", 0, r);
-        };
-        assert_eq!(dup(r#"{"name":"a","name":"b"}"#, &entry), ["/c/name"]);
-        let dt = |v: &Json, r: &mut Report| {
-            read_data_type(v, "/d", r);
-        };
-        assert_eq!(dup(r#"{"name":"int8","name":"uint8"}"#, &dt), ["/d/name"]);
-        let chain = |v: &Json, r: &mut Report| {
-            Chain::bind(v, "/codecs", Some(Float64), None, r);
-        };
-        let list = r#"[{"name":"bytes","configuration":{"endian":"big","endian":"big"}}]"#;
-        assert_eq!(dup(list, &chain), ["/codecs/0/configuration/endian"]);
     }
 }
