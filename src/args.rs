@@ -16,7 +16,7 @@ pub fn parse_array_codecs(text: &str, dtype: DataType) -> Result<ArrayChain> {
     let doc = codecs_doc(text)?;
     let mut r = Report::default();
     let c = bind_array_codecs(&doc, Some(dtype), None, &mut r);
-    report_duplicates(&doc, "", 0, &mut r);
+    report_duplicates(&doc, 0, &mut r);
     r.into_result(c)
 }
 
@@ -153,6 +153,6 @@ pub fn validate(text: &str, data_type: Option<&str>) -> Report {
     } else {
         bind_array_codecs(&doc, dtype, None, &mut r);
     }
-    report_duplicates(&doc, "", since, &mut r);
+    report_duplicates(&doc, since, &mut r);
     r
 }

@@ -199,8 +199,10 @@ pub fn from_cf(attrs: &Json, packed: DataType, attribute_dtype: Option<DataType>
     // counts); the first one found is the error.
     let mut report = Report::default();
     let f = Fields::open_any(attrs, "", "CF attributes", &mut report);
-    report_duplicates(attrs, "", 0, &mut report);
-    let attrs = &report.into_result(f)?;
+    report_duplicates(attrs, 0, &mut report);
+    let (Some(attrs), true) = (&f, report.is_ok()) else {
+        return report.into_result(None);
+    };
     if let Some(d) = attribute_dtype.filter(|d| d.float().is_none()) {
         return Err(Error::metadata(
             "",

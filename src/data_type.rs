@@ -47,5 +47,7 @@ pub fn read_data_type(v: &Json, pointer: &str, report: &mut Report) -> Option<Da
 pub fn parse_data_type(v: &Json, pointer: &str) -> Result<DataType> {
     let mut report = Report::default();
     let d = read_data_type(v, pointer, &mut report);
-    report.into_result(d)
+    // (`None` always comes with an error: the fallback is never the message.)
+    report.into_result(Some(()))?;
+    d.ok_or_else(|| Error::metadata(pointer, "invalid data type"))
 }

@@ -203,7 +203,7 @@ pub fn parse_array_meta(doc: &Json, report: &mut Report) -> Option<ArrayMeta> {
         .required("codecs", report)
         .and_then(|c| Chain::bind(c, "/codecs", dtype, fill, report));
     // Duplicated keys in the objects no reader opened (attributes, skipped codecs, extensions).
-    report_duplicates(doc, "", errors_before, report);
+    report_duplicates(doc, errors_before, report);
     if report.error_count() > errors_before {
         return None;
     }

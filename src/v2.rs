@@ -147,7 +147,7 @@ pub fn v2_to_v3_report(zarray: &Json, report: &mut Report) -> Option<Json> {
     let stored = stored.or(dtype);
     let compressor = compressor(f.get("compressor"), report);
     // Duplicated keys in the objects no reader opened (other filters, the compressor's values).
-    report_duplicates(zarray, "", errors_before, report);
+    report_duplicates(zarray, errors_before, report);
     if report.error_count() > errors_before {
         return None;
     }

@@ -383,10 +383,12 @@ impl FixedScaleOffset {
         let what = format!("the {NAME} configuration");
         let keys = ["offset", "scale", "dtype", "astype", "id"];
         let f = Fields::open_any(cfg, cfg_ptr, &what, report)?;
-        let [offset, scale] =
-            ["offset", "scale"].map(|k| f.get(k).map(|v| number(v, &f.at(k), k, report)));
-        let [dtype, astype] = ["dtype", "astype"]
-            .map(|k| f.get(k).map(|v| numpy_dtype(v, &f.at(k), k, form, report)));
+        let num = |k: &str, report: &mut Report| f.get(k).map(|v| number(v, &f.at(k), k, report));
+        let offset = num("offset", report);
+        let scale = num("scale", report);
+        let np = |k, report: &mut Report| f.get(k).map(|v| numpy_dtype(v, &f.at(k), k, form, report));
+        let dtype = np("dtype", report);
+        let astype = np("astype", report);
         let id_seen = f.get("id").is_some();
         if let Some(v) = f.get("id").filter(|v| v.as_str() != Some(V2_ID)) {
             report.error(Error::metadata(

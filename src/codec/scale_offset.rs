@@ -131,10 +131,11 @@ impl ScaleOffset {
         let what = format!("the {} configuration", conv.name());
         let keys = ["offset", "scale"];
         let cfg = config.and_then(|c| Fields::open(c, &cfg_ptr, &what, &keys, report));
-        let [offset, scale] = keys.map(|k| {
-            let v = cfg.as_ref()?.get(k)?;
-            scalar(dtype, v, &pointer_push(&cfg_ptr, k), report)
-        });
+        let read = |k: &str, report: &mut Report| {
+            scalar(dtype, cfg.as_ref()?.get(k)?, &pointer_push(&cfg_ptr, k), report)
+        };
+        let offset = read("offset", report);
+        let scale = read("scale", report);
         let scale_ptr = pointer_push(&cfg_ptr, "scale");
         let arith = match dtype.kind() {
             Kind::Int(fmt) => {
