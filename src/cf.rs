@@ -200,8 +200,10 @@ pub fn from_cf(attrs: &Json, packed: DataType, attribute_dtype: Option<DataType>
     let mut report = Report::default();
     let f = Fields::open_any(attrs, "", "CF attributes", &mut report);
     report_duplicates(attrs, 0, &mut report);
-    let (Some(attrs), true) = (&f, report.is_ok()) else {
-        return report.into_result(None);
+    report.into_result(Some(()))?;
+    let Some(attrs) = &f else {
+        // (Not an object is an error above: this is never reached.)
+        return Err(Error::metadata("", "CF attributes must be an object"));
     };
     if let Some(d) = attribute_dtype.filter(|d| d.float().is_none()) {
         return Err(Error::metadata(
