@@ -573,7 +573,7 @@ if (DISPOSE !== undefined) Bound.prototype[DISPOSE] = Bound.prototype.free;
 export function bind(codecs, dataType, options) {
   ensureReady('bind');
   const c = codecsText(codecs);
-  const dt = dataTypeArgs(dataType)[1];
+  const dt = dataTypeText(dataType);
   return new Bound(new wasm.BoundCodecs(c, dt, fillArg(options)));
 }
 

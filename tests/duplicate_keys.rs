@@ -19,7 +19,7 @@ use zarr_scale_offset::error::Report;
 use zarr_scale_offset::json::{parse, Json};
 use zarr_scale_offset::DataType::Float64;
 use zarr_scale_offset::{
-    decode, decode_chunk, encode, encode_chunk, encoded_data_type, from_cf,
+    bind, decode, decode_chunk, encode, encode_chunk, encoded_data_type, from_cf,
     from_fixed_scale_offset, metadata_warnings, validate, Error, ErrorCode, Result,
 };
 
@@ -135,6 +135,13 @@ fn every_duplicate_key_is_invalid_metadata_at_its_pointer() {
                 check_strict(id, "encode", encode(c, dt, &data), pointer);
                 check_strict(id, "decode", decode(c, dt, &data), pointer);
                 check_strict(id, "encoded_data_type", encoded_data_type(c, dt), pointer);
+                check_strict(id, "bind", bind(c, dt, None).map(|_| ()), pointer);
+                check_strict(
+                    id,
+                    "bind (fill)",
+                    bind(c, dt, Some("0")).map(|_| ()),
+                    pointer,
+                );
             }
             "validate" => {
                 let dt = case.get("data_type").and_then(Json::as_str);

@@ -79,6 +79,8 @@ test('every duplicate key is invalid_metadata at its pointer, through the JS API
         throwsDuplicate(c, 'decode', () => z.decode(c.codecs, c.data_type, data));
         throwsDuplicate(c, 'decodeInto', () => z.decodeInto(c.codecs, c.data_type, data, new ARRAYS[c.typed_array](4)));
         throwsDuplicate(c, 'encodedDataType', () => z.encodedDataType(c.codecs, c.data_type));
+        throwsDuplicate(c, 'bind', () => z.bind(c.codecs, c.data_type));
+        throwsDuplicate(c, 'bind (fillText)', () => z.bind(c.codecs, c.data_type, { fillText: '0' }));
         break;
       }
       case 'validate':
