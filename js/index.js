@@ -175,29 +175,24 @@ function metadataText(metadata) {
   );
 }
 
-// Returns [nameForTypedArrayKind, textForWasm] for a data type given as a name ("float32"),
-// JSON text ('"float32"', '{"name":"int4"}') or an object ({name: "int4"}).
-function dataTypeArgs(dataType) {
-  if (typeof dataType === 'string') {
-    const t = dataType.trim();
-    if (t.startsWith('"') || t.startsWith('{')) {
-      let parsed;
-      try {
-        parsed = JSON.parse(t);
-      } catch (e) {
-        throw codedError('invalid_json', `data type: invalid JSON text: ${e.message}`);
-      }
-      return [dataTypeName(parsed), t];
-    }
-    return [t, t];
-  }
-  if (dataType !== null && typeof dataType === 'object') {
-    return [dataTypeName(dataType), toJson(dataType)];
-  }
+// The text for wasm of a data type given as a name ("float32"), JSON text ('"float32"',
+// '{"name":"int4"}') or an object ({name: "int4"}). JSON text is passed on as it is.
+function dataTypeText(dataType) {
+  if (typeof dataType === 'string') return dataType.trim();
+  if (dataType !== null && typeof dataType === 'object') return toJson(dataType);
   throw codedError(
     'unsupported_data_type',
     `data type must be a name such as "float32", an object {name: ...} or JSON text, got ${describe(dataType)}`,
   );
+}
+
+// Returns [nameForTypedArrayKind, textForWasm] for a data type (see dataTypeText). The name of
+// JSON text comes from the core, which reads the text itself: JSON.parse would silently keep the
+// last copy of a duplicated key, which the core reports as invalid_metadata.
+function dataTypeArgs(dataType) {
+  const text = dataTypeText(dataType);
+  if (typeof dataType !== 'string') return [dataTypeName(dataType), text];
+  return [text.startsWith('"') || text.startsWith('{') ? wasm.dataTypeName(text) : text, text];
 }
 
 function dataTypeName(parsed) {
@@ -435,7 +430,7 @@ function unaliased(input, out) {
 /** The canonical name of the data type that `encode(codecs, dataType, …)` produces. */
 export function encodedDataType(codecs, dataType) {
   ensureReady('encodedDataType');
-  return wasm.encodedDataType(codecsText(codecs), dataTypeArgs(dataType)[1]);
+  return wasm.encodedDataType(codecsText(codecs), dataTypeText(dataType));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -578,7 +573,7 @@ if (DISPOSE !== undefined) Bound.prototype[DISPOSE] = Bound.prototype.free;
 export function bind(codecs, dataType, options) {
   ensureReady('bind');
   const c = codecsText(codecs);
-  const dt = dataTypeArgs(dataType)[1];
+  const dt = dataTypeText(dataType);
   return new Bound(new wasm.BoundCodecs(c, dt, fillArg(options)));
 }
 
@@ -692,7 +687,7 @@ export function validate(metadata, dataType) {
   let dt;
   if (dataType !== undefined && dataType !== null) {
     try {
-      dt = dataTypeArgs(dataType)[1];
+      dt = dataTypeText(dataType);
     } catch (e) {
       return { valid: false, errors: [{ path: '', code: e.code ?? 'unsupported_data_type', message: e.message }], warnings: [] };
     }
@@ -713,8 +708,8 @@ export function validate(metadata, dataType) {
 export function fromCF(attrs, packedDataType, options = {}) {
   ensureReady('fromCF');
   const text = typeof attrs === 'string' ? attrs : toJson(attrs);
-  const ad = options.attributeDataType === undefined ? undefined : dataTypeArgs(options.attributeDataType)[1];
-  return JSON.parse(wasm.fromCF(text, dataTypeArgs(packedDataType)[1], ad));
+  const ad = options.attributeDataType === undefined ? undefined : dataTypeText(options.attributeDataType);
+  return JSON.parse(wasm.fromCF(text, dataTypeText(packedDataType), ad));
 }
 
 /**
@@ -727,7 +722,7 @@ export function fromCF(attrs, packedDataType, options = {}) {
 export function fromFixedScaleOffset(config, dataType) {
   ensureReady('fromFixedScaleOffset');
   const text = typeof config === 'string' ? config : toJson(config);
-  const dt = dataType === undefined ? undefined : dataTypeArgs(dataType)[1];
+  const dt = dataType === undefined ? undefined : dataTypeText(dataType);
   return JSON.parse(wasm.fromFixedScaleOffset(text, dt));
 }
 

@@ -2,12 +2,12 @@
 //! name, data types given as a name or JSON text, and which parser a `validate` input goes to.
 
 use crate::chain::{bind_bytes, parse_entry, ArrayChain, Chain};
-use crate::codec::cast_value::parse_data_type;
 use crate::codec::{known_codec, lookup, Binder, CodecKind};
+use crate::data_type::parse_data_type;
 use crate::dtype::DataType;
 use crate::error::{Error, Report, Result};
-use crate::json::Quoted;
-use crate::json::{parse, pointer_index, Json};
+use crate::json::fields::report_duplicates;
+use crate::json::{parse, pointer_index, Json, Quoted};
 use crate::metadata::parse_any_array_meta;
 
 /// Parses a codecs argument of the typed-array API: one array->array codec (object or
@@ -16,6 +16,7 @@ pub fn parse_array_codecs(text: &str, dtype: DataType) -> Result<ArrayChain> {
     let doc = codecs_doc(text)?;
     let mut r = Report::default();
     let c = bind_array_codecs(&doc, Some(dtype), None, &mut r);
+    report_duplicates(&doc, 0, &mut r);
     r.into_result(c)
 }
 
@@ -98,6 +99,8 @@ pub fn validate(text: &str, data_type: Option<&str>) -> Report {
         Some(t) => r.check(parse_data_type_arg(t)),
         None => None,
     };
+    // Pointers from here on are into `doc` (the data type's, above, are into the data type).
+    let since = r.error_count();
     let is_codec = match &doc {
         Json::Array(_) | Json::String(_) => true,
         Json::Object(_) => {
@@ -150,5 +153,6 @@ pub fn validate(text: &str, data_type: Option<&str>) -> Report {
     } else {
         bind_array_codecs(&doc, dtype, None, &mut r);
     }
+    report_duplicates(&doc, since, &mut r);
     r
 }

@@ -32,6 +32,7 @@ use crate::args::{bind_array_codecs, codecs_doc, parse_data_type_arg};
 use crate::chain::ArrayChain;
 use crate::dtype::DataType;
 use crate::error::{Error, Report, Result};
+use crate::json::fields::report_duplicates;
 use crate::json::{parse, parse_scalar, write_scalar, Json};
 
 /// Array -> array codecs bound to (data type, fill value): encodes and decodes in-memory data
@@ -62,6 +63,7 @@ impl Bound {
         };
         let mut r = Report::default();
         let chain = bind_array_codecs(codecs, Some(data_type), fill, &mut r);
+        report_duplicates(codecs, 0, &mut r);
         r.into_result(chain).map(|chain| Bound { chain })
     }
 

@@ -17,10 +17,11 @@
 //! `attribute_dtype` argument) says the attribute was a typed netCDF float32/float64 attribute.
 
 use crate::chain::Chain;
-use crate::codec::cast_value::parse_data_type;
+use crate::data_type::parse_data_type;
 use crate::dtype::{DataType, Kind};
 use crate::error::{Error, Report, Result};
-use crate::json::{parse_scalar, pointer_push, write_scalar, Json};
+use crate::json::fields::report_duplicates;
+use crate::json::{parse_scalar, pointer_push, write_scalar, Fields, Json};
 
 /// The type an attribute had when xarray read it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,8 +38,8 @@ struct Attr {
     ty: AttrType,
 }
 
-fn attr(attrs: &Json, key: &str, default_ty: Option<DataType>) -> Result<Option<Attr>> {
-    let p = pointer_push("", key);
+fn attr(attrs: &Fields, key: &str, default_ty: Option<DataType>) -> Result<Option<Attr>> {
+    let p = attrs.at(key);
     let Some(v) = attrs.get(key) else {
         return Ok(None);
     };
@@ -90,11 +91,11 @@ fn attr(attrs: &Json, key: &str, default_ty: Option<DataType>) -> Result<Option<
 /// The fill values of `_FillValue` and `missing_value` (numbers or lists) in the packed type
 /// `packed`; NaN values are ignored, as xarray does. Under `_Unsigned` a value written in the
 /// original type `original` (e.g. -1 for int8) is reinterpreted (255 for uint8), as xarray does.
-fn fill_values(attrs: &Json, original: DataType, packed: DataType) -> Result<Vec<u64>> {
+fn fill_values(attrs: &Fields, original: DataType, packed: DataType) -> Result<Vec<u64>> {
     let mut out: Vec<u64> = Vec::new();
     for key in ["_FillValue", "missing_value"] {
         let Some(v) = attrs.get(key) else { continue };
-        let p = pointer_push("", key);
+        let p = attrs.at(key);
         let items: Vec<(String, &Json)> = match v {
             Json::Array(a) => a
                 .iter()
@@ -133,7 +134,7 @@ fn fill_values(attrs: &Json, original: DataType, packed: DataType) -> Result<Vec
 
 /// `_Unsigned`: reinterprets a signed packed integer type as unsigned ("true") or an unsigned
 /// one as signed ("false").
-fn unsigned(attrs: &Json, packed: DataType) -> Result<DataType> {
+fn unsigned(attrs: &Fields, packed: DataType) -> Result<DataType> {
     let Some(v) = attrs.get("_Unsigned") else {
         return Ok(packed);
     };
@@ -194,15 +195,16 @@ fn choose_dtype(packed: DataType, sf: Option<&Attr>, ao: Option<&Attr>) -> DataT
 /// data packed as `packed`. `attribute_dtype` (float32 or float64) marks untyped numeric
 /// `scale_factor`/`add_offset` values as typed netCDF attributes of that type.
 pub fn from_cf(attrs: &Json, packed: DataType, attribute_dtype: Option<DataType>) -> Result<Json> {
-    if attrs.as_object().is_none() {
-        return Err(Error::metadata(
-            "",
-            format!(
-                "CF attributes must be an object, found {}",
-                attrs.kind_name()
-            ),
-        ));
-    }
+    // Every duplicated key is an error, in any attribute (JSON readers disagree on which copy
+    // counts); the first one found is the error.
+    let mut report = Report::default();
+    let f = Fields::open_any(attrs, "", "CF attributes", &mut report);
+    report_duplicates(attrs, 0, &mut report);
+    report.into_result(Some(()))?;
+    let Some(attrs) = &f else {
+        // (Not an object is an error above: this is never reached.)
+        return Err(Error::metadata("", "CF attributes must be an object"));
+    };
     if let Some(d) = attribute_dtype.filter(|d| d.float().is_none()) {
         return Err(Error::metadata(
             "",

@@ -11,7 +11,7 @@ use crate::codec::{
 use crate::dtype::DataType;
 use crate::error::{Error, ErrorCode, Report, Result};
 use crate::json::Quoted;
-use crate::json::{pointer_index, pointer_push, Json};
+use crate::json::{pointer_index, Fields, Json};
 use crate::kernels::fused::FusedEncode;
 use crate::kernels::{pipeline, run_blocks, Lut8, Stage};
 use crate::{Direction, PerDirection};
@@ -44,29 +44,21 @@ pub fn parse_entry<'a>(
             config: None,
             optional: false,
         }),
-        Json::Object(obj) => {
-            let mut optional = false;
-            for (k, val) in obj {
-                match (k.as_str(), val) {
-                    ("name", _) | ("configuration", _) => {}
-                    ("must_understand", Json::Bool(b)) => optional = !b,
-                    ("must_understand", _) => report.error(Error::metadata(
-                        &pointer_push(pointer, k),
+        Json::Object(_) => {
+            let keys = ["name", "configuration", "must_understand"];
+            let f = Fields::open(v, pointer, "a codec object", &keys, report)?;
+            let optional = match f.get("must_understand") {
+                None => false,
+                Some(Json::Bool(b)) => !b,
+                Some(_) => {
+                    report.error(Error::metadata(
+                        &f.at("must_understand"),
                         "must_understand must be a boolean",
-                    )),
-                    _ => report.error(Error::metadata(
-                        &pointer_push(pointer, k),
-                        format!("unknown codec key {}", Quoted(k)),
-                    )),
+                    ));
+                    false
                 }
-            }
-            for k in v.duplicate_keys() {
-                report.error(Error::metadata(
-                    &pointer_push(pointer, k),
-                    format!("duplicate key {}", Quoted(k)),
-                ));
-            }
-            let name = match v.get("name") {
+            };
+            let name = match f.get("name") {
                 None => {
                     report.error(Error::metadata(pointer, "a codec object needs a \"name\""));
                     return None;
@@ -74,7 +66,7 @@ pub fn parse_entry<'a>(
                 Some(Json::String(n)) => n.as_str(),
                 Some(other) => {
                     report.error(Error::metadata(
-                        &pointer_push(pointer, "name"),
+                        &f.at("name"),
                         format!("must be a string, found {}", other.kind_name()),
                     ));
                     return None;
@@ -83,7 +75,7 @@ pub fn parse_entry<'a>(
             Some(Entry {
                 index,
                 name,
-                config: v.get("configuration"),
+                config: f.get("configuration"),
                 optional,
             })
         }

@@ -24,6 +24,7 @@ pub mod bound;
 pub mod cf;
 pub mod chain;
 pub mod codec;
+pub mod data_type;
 pub mod json;
 pub mod metadata;
 pub mod v2;
@@ -139,10 +140,9 @@ pub fn from_fixed_scale_offset(config: &str, array_data_type: Option<&str>) -> R
         Some(t) => Some(args::parse_data_type_arg(t)?),
         None => None,
     };
-    Ok(
-        codec::fixedscaleoffset::from_fixed_scale_offset(&json::parse(config)?, dt)?
-            .to_json_string(),
-    )
+    let config = json::parse(config)?;
+    json::fields::no_duplicates(&config)?;
+    Ok(codec::fixedscaleoffset::from_fixed_scale_offset(&config, dt)?.to_json_string())
 }
 
 #[cfg(all(target_family = "wasm", not(target_feature = "atomics")))]

@@ -2,12 +2,12 @@
 //! structure, and the bound codec chain a chunk needs.
 
 use crate::chain::Chain;
-use crate::codec::cast_value::parse_data_type;
 use crate::codec::scalar;
+use crate::data_type::read_data_type;
 use crate::dtype::DataType;
 use crate::error::{Error, ErrorCode, Report, Result};
-use crate::json::Quoted;
-use crate::json::{parse, pointer_index, pointer_push, Json};
+use crate::json::fields::report_duplicates;
+use crate::json::{parse, pointer_index, Fields, Json, Quoted};
 
 /// The parts of a zarr.json array document a chunk needs.
 #[derive(Debug)]
@@ -98,22 +98,18 @@ const ARRAY_KEYS: [&str; 11] = [
 /// Parses a zarr.json array document, reporting every problem.
 pub fn parse_array_meta(doc: &Json, report: &mut Report) -> Option<ArrayMeta> {
     let errors_before = report.error_count();
-    let Some(obj) = doc.as_object() else {
-        report.error(Error::metadata(
-            "",
-            format!(
-                "array metadata must be an object, found {}",
-                doc.kind_name()
-            ),
-        ));
-        return None;
-    };
-    for (k, v) in obj {
-        if ARRAY_KEYS.contains(&k.as_str()) {
-            continue;
-        }
-        let p = pointer_push("", k);
-        if v.get("must_understand").and_then(Json::as_bool) == Some(false) {
+    let f = Fields::open_any(doc, "", "array metadata", report)?;
+    for (k, v) in f.unknown(&ARRAY_KEYS) {
+        let p = f.at(k);
+        let ext = match v {
+            Json::Object(_) => Fields::open_any(v, &p, "an extension", report),
+            _ => None,
+        };
+        if ext
+            .and_then(|e| e.get("must_understand"))
+            .and_then(Json::as_bool)
+            == Some(false)
+        {
             report.warn(
                 &p,
                 "ignored_field",
@@ -129,88 +125,46 @@ pub fn parse_array_meta(doc: &Json, report: &mut Report) -> Option<ArrayMeta> {
             ));
         }
     }
-    for k in doc.duplicate_keys() {
-        report.error(Error::metadata(
-            &pointer_push("", k),
-            format!("duplicate key {}", Quoted(k)),
-        ));
+    if let Some(z) = f.required("zarr_format", report) {
+        if z.as_number() != Some("3") {
+            report.error(Error::metadata(
+                "/zarr_format",
+                format!("must be 3, found {}", z.to_json_string()),
+            ));
+        }
     }
-    match doc.get("zarr_format") {
-        Some(z) if z.as_number() == Some("3") => {}
-        Some(z) => report.error(Error::metadata(
-            "/zarr_format",
-            format!("must be 3, found {}", z.to_json_string()),
-        )),
-        None => report.error(Error::metadata("", "missing required key \"zarr_format\"")),
+    if let Some(t) = f.required("node_type", report) {
+        if t.as_str() != Some("array") {
+            report.error(Error::metadata(
+                "/node_type",
+                format!("must be \"array\", found {}", t.to_json_string()),
+            ));
+        }
     }
-    match doc.get("node_type") {
-        Some(t) if t.as_str() == Some("array") => {}
-        Some(t) => report.error(Error::metadata(
-            "/node_type",
-            format!("must be \"array\", found {}", t.to_json_string()),
-        )),
-        None => report.error(Error::metadata("", "missing required key \"node_type\"")),
+    let dims = f
+        .required("shape", report)
+        .and_then(|s| shape(s, "/shape", false, report))
+        .map(|s| s.0);
+    let dtype = f
+        .required("data_type", report)
+        .and_then(|d| read_data_type(d, "/data_type", report));
+    let fill = match (f.required("fill_value", report), dtype) {
+        (Some(v), Some(dt)) => scalar(dt, v, "/fill_value", report),
+        _ => None,
+    };
+    let chunk_len = f
+        .required("chunk_grid", report)
+        .and_then(|g| chunk_grid(g, dims, report));
+    if let Some(e) = f.get("chunk_key_encoding") {
+        let what = "chunk_key_encoding";
+        if let Some(e) = Fields::open_any(e, "/chunk_key_encoding", what, report) {
+            if let Some(c) = e.get("configuration") {
+                let what = "the chunk_key_encoding configuration";
+                Fields::open_any(c, &e.at("configuration"), what, report);
+            }
+        }
     }
-    let dims = match doc.get("shape") {
-        Some(s) => shape(s, "/shape", false, report).map(|s| s.0),
-        None => {
-            report.error(Error::metadata("", "missing required key \"shape\""));
-            None
-        }
-    };
-    let dtype = match doc.get("data_type") {
-        Some(d) => report.check(parse_data_type(d, "/data_type")),
-        None => {
-            report.error(Error::metadata("", "missing required key \"data_type\""));
-            None
-        }
-    };
-    let fill = match (doc.get("fill_value"), dtype) {
-        (Some(f), Some(dt)) => scalar(dt, f, "/fill_value", report),
-        (Some(_), None) => None,
-        (None, _) => {
-            report.error(Error::metadata("", "missing required key \"fill_value\""));
-            None
-        }
-    };
-    let chunk_len = match doc.get("chunk_grid") {
-        Some(g) => match (
-            g.get("name").and_then(Json::as_str),
-            g.get("configuration").and_then(|c| c.get("chunk_shape")),
-        ) {
-            (Some("regular"), Some(s)) => {
-                let cs = shape(s, "/chunk_grid/configuration/chunk_shape", true, report);
-                if let (Some((n, _)), Some(d)) = (cs, dims) {
-                    if n != d {
-                        report.error(Error::metadata(
-                            "/chunk_grid/configuration/chunk_shape",
-                            format!("has {n} dimensions but shape has {d}"),
-                        ));
-                    }
-                }
-                cs.map(|c| c.1)
-            }
-            (Some("regular"), None) => {
-                report.error(Error::metadata(
-                    "/chunk_grid/configuration",
-                    "missing \"chunk_shape\"",
-                ));
-                None
-            }
-            _ => {
-                report.error(Error::metadata(
-                    "/chunk_grid/name",
-                    "only the \"regular\" chunk grid is supported",
-                ));
-                None
-            }
-        },
-        None => {
-            report.error(Error::metadata("", "missing required key \"chunk_grid\""));
-            None
-        }
-    };
-    if let Some(st) = doc.get("storage_transformers") {
+    if let Some(st) = f.get("storage_transformers") {
         match st.as_array() {
             Some([]) => {}
             Some(_) => report.error(Error::at(
@@ -221,15 +175,10 @@ pub fn parse_array_meta(doc: &Json, report: &mut Report) -> Option<ArrayMeta> {
             None => report.error(Error::metadata("/storage_transformers", "must be an array")),
         }
     }
-    if let Some(a) = doc.get("attributes") {
-        if a.as_object().is_none() {
-            report.error(Error::metadata(
-                "/attributes",
-                format!("must be an object, found {}", a.kind_name()),
-            ));
-        }
+    if let Some(a) = f.get("attributes") {
+        Fields::open_any(a, "/attributes", "attributes", report);
     }
-    if let Some(names) = doc.get("dimension_names") {
+    if let Some(names) = f.get("dimension_names") {
         match names.as_array() {
             Some(items) => {
                 for (i, n) in items.iter().enumerate() {
@@ -250,13 +199,11 @@ pub fn parse_array_meta(doc: &Json, report: &mut Report) -> Option<ArrayMeta> {
             None => report.error(Error::metadata("/dimension_names", "must be an array")),
         }
     }
-    let chain = match doc.get("codecs") {
-        Some(c) => Chain::bind(c, "/codecs", dtype, fill, report),
-        None => {
-            report.error(Error::metadata("", "missing required key \"codecs\""));
-            None
-        }
-    };
+    let chain = f
+        .required("codecs", report)
+        .and_then(|c| Chain::bind(c, "/codecs", dtype, fill, report));
+    // Duplicated keys in the objects no reader opened (attributes, skipped codecs, extensions).
+    report_duplicates(doc, errors_before, report);
     if report.error_count() > errors_before {
         return None;
     }
@@ -265,6 +212,30 @@ pub fn parse_array_meta(doc: &Json, report: &mut Report) -> Option<ArrayMeta> {
         chunk_len: chunk_len?,
         chain: chain?,
     })
+}
+
+/// The `regular` chunk grid: the number of elements per chunk (`dims`: the array's dimensions).
+fn chunk_grid(g: &Json, dims: Option<usize>, report: &mut Report) -> Option<usize> {
+    let g = Fields::open_any(g, "/chunk_grid", "chunk_grid", report)?;
+    if g.get("name").and_then(Json::as_str) != Some("regular") {
+        report.error(Error::metadata(
+            "/chunk_grid/name",
+            "only the \"regular\" chunk grid is supported",
+        ));
+        return None;
+    }
+    let cfg = g.required("configuration", report)?;
+    let what = "the regular chunk grid configuration";
+    let cfg = Fields::open_any(cfg, &g.at("configuration"), what, report)?;
+    let p = cfg.at("chunk_shape");
+    let (n, len) = shape(cfg.required("chunk_shape", report)?, &p, true, report)?;
+    if let Some(d) = dims.filter(|&d| d != n) {
+        report.error(Error::metadata(
+            &p,
+            format!("has {n} dimensions but shape has {d}"),
+        ));
+    }
+    Some(len)
 }
 
 /// Parses metadata JSON text into an [`ArrayMeta`]: the first problem is the error.

@@ -35,7 +35,10 @@
 use crate::codec::fixedscaleoffset::{parse_numpy_dtype, FixedScaleOffset, NumpyDtype, V2_ID};
 use crate::dtype::DataType;
 use crate::error::{Error, ErrorCode, Report, Result};
-use crate::json::{parse, parse_scalar, pointer_index, pointer_push, quote, write_scalar, Json};
+use crate::json::fields::report_duplicates;
+use crate::json::{
+    parse, parse_scalar, pointer_index, pointer_push, quote, write_scalar, Fields, Json,
+};
 
 /// The keys of a v2 `.zarray`.
 const KEYS: [&str; 9] = [
@@ -72,44 +75,31 @@ pub fn v2_to_v3_text(zarray: &str) -> Result<String> {
 /// into the v2 document, e.g. `/filters/0/scale`); `None` when there is an error.
 pub fn v2_to_v3_report(zarray: &Json, report: &mut Report) -> Option<Json> {
     let errors_before = report.error_count();
-    let Some(members) = zarray.as_object() else {
-        report.error(Error::metadata(
-            "",
-            format!(
-                "a .zarray document must be an object, found {}",
-                zarray.kind_name()
-            ),
-        ));
-        return None;
-    };
-    for (k, _) in members {
-        if !KEYS.contains(&k.as_str()) {
-            report.warn(
-                &pointer_push("", k),
-                "ignored_field",
-                format!("unknown .zarray key {} is ignored", quote(k)),
-            );
+    let f = Fields::open_any(zarray, "", "a .zarray document", report)?;
+    for (k, _) in f.unknown(&KEYS) {
+        report.warn(
+            &f.at(k),
+            "ignored_field",
+            format!("unknown .zarray key {} is ignored", quote(k)),
+        );
+    }
+    if let Some(z) = f.required("zarr_format", report) {
+        if z.as_number() != Some("2") {
+            report.error(Error::metadata(
+                "/zarr_format",
+                format!(
+                    "must be 2 for a .zarray document, found {}",
+                    z.to_json_string()
+                ),
+            ));
         }
     }
-    for k in zarray.duplicate_keys() {
-        report.error(Error::metadata(
-            &pointer_push("", k),
-            format!("duplicate key {}", quote(k)),
-        ));
-    }
-    match zarray.get("zarr_format") {
-        Some(z) if z.as_number() == Some("2") => {}
-        Some(z) => report.error(Error::metadata(
-            "/zarr_format",
-            format!(
-                "must be 2 for a .zarray document, found {}",
-                z.to_json_string()
-            ),
-        )),
-        None => report.error(Error::metadata("", "missing required key \"zarr_format\"")),
-    }
-    let shape = dims(zarray.get("shape"), "shape", false, report);
-    let chunks = dims(zarray.get("chunks"), "chunks", true, report);
+    let shape = f
+        .required("shape", report)
+        .and_then(|v| dims(v, "/shape", false, report));
+    let chunks = f
+        .required("chunks", report)
+        .and_then(|v| dims(v, "/chunks", true, report));
     if let (Some(s), Some(c)) = (&shape, &chunks) {
         if s.len() != c.len() {
             report.error(Error::metadata(
@@ -118,36 +108,11 @@ pub fn v2_to_v3_report(zarray: &Json, report: &mut Report) -> Option<Json> {
             ));
         }
     }
-    let dtype = match zarray.get("dtype") {
-        None => {
-            report.error(Error::metadata("", "missing required key \"dtype\""));
-            None
-        }
-        Some(v) => match v.as_str().map(|s| (s, parse_numpy_dtype(s))) {
-            Some((_, Some(d))) => Some(d),
-            Some((s, None)) => {
-                report.error(Error::at(
-                    ErrorCode::UnsupportedDataType,
-                    "/dtype",
-                    format!("{} is not a NumPy spelling of int8..int64, uint8..uint64, float16, float32 or float64", quote(s)),
-                ));
-                None
-            }
-            None => {
-                report.error(Error::at(
-                    ErrorCode::UnsupportedDataType,
-                    "/dtype",
-                    format!(
-                        "only simple numeric dtype strings are supported, found {}",
-                        v.kind_name()
-                    ),
-                ));
-                None
-            }
-        },
-    };
-    let fill = fill_value(zarray.get("fill_value"), dtype.map(|d| d.data_type), report);
-    match zarray.get("order") {
+    let dtype = f.required("dtype", report).and_then(|v| numpy(v, report));
+    let fill = f
+        .required("fill_value", report)
+        .and_then(|v| fill_value(v, dtype?.data_type, report));
+    match f.get("order") {
         Some(o) if o.as_str() == Some("C") => {}
         Some(o) if o.as_str() == Some("F") => {
             if shape.as_ref().is_none_or(|s| s.len() > 1) {
@@ -164,7 +129,7 @@ pub fn v2_to_v3_report(zarray: &Json, report: &mut Report) -> Option<Json> {
         )),
         None => report.warn("", "lenient_form", "missing key \"order\"; read as \"C\""),
     }
-    let separator = match zarray.get("dimension_separator") {
+    let separator = match f.get("dimension_separator") {
         None => ".",
         Some(s) => match s.as_str() {
             Some(".") => ".",
@@ -178,9 +143,11 @@ pub fn v2_to_v3_report(zarray: &Json, report: &mut Report) -> Option<Json> {
             }
         },
     };
-    let (mut codecs, stored) = filters(zarray.get("filters"), dtype, report);
+    let (mut codecs, stored) = filters(f.get("filters"), dtype, report);
     let stored = stored.or(dtype);
-    let compressor = compressor(zarray.get("compressor"), report);
+    let compressor = compressor(f.get("compressor"), report);
+    // Duplicated keys in the objects no reader opened (other filters, the compressor's values).
+    report_duplicates(zarray, errors_before, report);
     if report.error_count() > errors_before {
         return None;
     }
@@ -233,19 +200,28 @@ fn obj(members: Vec<(&str, Json)>) -> Json {
     )
 }
 
-/// `shape` or `chunks`: an array of non-negative (for chunks: positive) JSON integers.
-fn dims(v: Option<&Json>, key: &str, positive: bool, report: &mut Report) -> Option<Vec<u64>> {
-    let p = pointer_push("", key);
-    let Some(v) = v else {
-        report.error(Error::metadata(
-            "",
-            format!("missing required key {}", quote(key)),
-        ));
-        return None;
+/// The array `dtype`: a NumPy spelling of a numeric type.
+fn numpy(v: &Json, report: &mut Report) -> Option<NumpyDtype> {
+    let what = match v.as_str().map(|s| (s, parse_numpy_dtype(s))) {
+        Some((_, Some(d))) => return Some(d),
+        Some((s, None)) => format!(
+            "{} is not a NumPy spelling of int8..int64, uint8..uint64, float16, float32 or float64",
+            quote(s)
+        ),
+        None => format!(
+            "only simple numeric dtype strings are supported, found {}",
+            v.kind_name()
+        ),
     };
+    report.error(Error::at(ErrorCode::UnsupportedDataType, "/dtype", what));
+    None
+}
+
+/// `shape` or `chunks` (at `p`): an array of non-negative (for chunks: positive) JSON integers.
+fn dims(v: &Json, p: &str, positive: bool, report: &mut Report) -> Option<Vec<u64>> {
     let Some(items) = v.as_array() else {
         report.error(Error::metadata(
-            &p,
+            p,
             format!("must be an array of integers, found {}", v.kind_name()),
         ));
         return None;
@@ -266,7 +242,7 @@ fn dims(v: Option<&Json>, key: &str, positive: bool, report: &mut Report) -> Opt
                     "a non-negative"
                 };
                 report.error(Error::metadata(
-                    &pointer_index(&p, i),
+                    &pointer_index(p, i),
                     format!("must be {what} integer, found {}", item.to_json_string()),
                 ));
                 ok = false;
@@ -277,14 +253,9 @@ fn dims(v: Option<&Json>, key: &str, positive: bool, report: &mut Report) -> Opt
 }
 
 /// The v3 fill value: the strict form of the v2 one; `null` is 0.
-fn fill_value(v: Option<&Json>, dtype: Option<DataType>, report: &mut Report) -> Option<Json> {
-    let dtype = dtype?;
+fn fill_value(v: &Json, dtype: DataType, report: &mut Report) -> Option<Json> {
     let bits = match v {
-        None => {
-            report.error(Error::metadata("", "missing required key \"fill_value\""));
-            return None;
-        }
-        Some(Json::Null) => {
+        Json::Null => {
             report.warn(
                 "/fill_value",
                 "lenient_form",
@@ -292,7 +263,7 @@ fn fill_value(v: Option<&Json>, dtype: Option<DataType>, report: &mut Report) ->
             );
             0
         }
-        Some(v) => {
+        v => {
             let s = report.check(parse_scalar(dtype, v, "/fill_value"))?;
             if let Some(m) = s.lenient {
                 report.warn("/fill_value", "lenient_form", m);
@@ -399,7 +370,11 @@ fn compressor(v: Option<&Json>, report: &mut Report) -> Option<Json> {
         Some(Json::Null) => return None,
         Some(c) => c,
     };
-    let (Some(members), Some(id)) = (c.as_object(), c.get("id").and_then(Json::as_str)) else {
+    let f = match c {
+        Json::Object(_) => Fields::open_any(c, "/compressor", "the compressor", report),
+        _ => None,
+    };
+    let (Some(members), Some(id)) = (c.as_object(), f.and_then(|f| f.get("id")?.as_str())) else {
         report.error(Error::metadata(
             "/compressor",
             "must be null or an object with a string \"id\"",

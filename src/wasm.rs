@@ -450,6 +450,15 @@ pub fn typed_array_kind(data_type: &str) -> Result<String, JsValue> {
         .map_err(to_js)
 }
 
+/// The canonical name of a data type given as a name or as JSON text (a string or an object),
+/// read by the core: a duplicated key is an error here, where `JSON.parse` would keep the last.
+#[wasm_bindgen(js_name = dataTypeName)]
+pub fn data_type_name(data_type: &str) -> Result<String, JsValue> {
+    crate::args::parse_data_type_arg(data_type)
+        .map(|d| d.name().to_string())
+        .map_err(to_js)
+}
+
 /// The lenient forms a zarr.json array document (JSON text) relies on, as an array of
 /// `{pointer, message}` objects; throws when the document is invalid.
 #[wasm_bindgen(js_name = metadataWarnings)]

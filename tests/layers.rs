@@ -44,6 +44,7 @@ const MAIN: &[&[&str]] = &[
         "DataType",
     ],
     &["json"],
+    &["data_type"],
     &["codec"],
     &["chain"],
     &["v2"],

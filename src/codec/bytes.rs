@@ -4,8 +4,7 @@
 use crate::codec::{Binder, BoundArrayToBytes, CodecDef, CodecKind};
 use crate::dtype::DataType;
 use crate::error::{Error, Report};
-use crate::json::Quoted;
-use crate::json::{pointer_push, Json};
+use crate::json::{pointer_push, Fields, Json};
 
 /// The registry entry of this module.
 pub const CODECS: &[CodecDef] = &[CodecDef {
@@ -36,38 +35,25 @@ impl Bytes {
     ) -> Option<Self> {
         let errors_before = report.error_count();
         let cfg_ptr = pointer_push(pointer, "configuration");
-        let mut endian = None;
-        if let Some(cfg) = config {
-            match cfg.as_object() {
-                None => report.error(Error::metadata(
-                    &cfg_ptr,
-                    format!("configuration must be an object, found {}", cfg.kind_name()),
-                )),
-                Some(obj) => {
-                    for (k, v) in obj {
-                        let p = pointer_push(&cfg_ptr, k);
-                        match (k.as_str(), v.as_str()) {
-                            ("endian", Some("little")) => endian = Some(false),
-                            ("endian", Some("big")) => endian = Some(true),
-                            ("endian", _) => report.error(Error::metadata(
-                                &p,
-                                format!(
-                                    "endian must be \"little\" or \"big\", found {}",
-                                    v.to_json_string()
-                                ),
-                            )),
-                            _ => report.error(Error::metadata(
-                                &p,
-                                format!(
-                                    "unknown configuration key {}; bytes takes only \"endian\"",
-                                    Quoted(k)
-                                ),
-                            )),
-                        }
-                    }
+        let what = "the bytes configuration";
+        let cfg = config.and_then(|c| Fields::open(c, &cfg_ptr, what, &["endian"], report));
+        let endian = match cfg.and_then(|f| f.get("endian")) {
+            None => None,
+            Some(v) => match v.as_str() {
+                Some("little") => Some(false),
+                Some("big") => Some(true),
+                _ => {
+                    report.error(Error::metadata(
+                        &pointer_push(&cfg_ptr, "endian"),
+                        format!(
+                            "endian must be \"little\" or \"big\", found {}",
+                            v.to_json_string()
+                        ),
+                    ));
+                    None
                 }
-            }
-        }
+            },
+        };
         let dtype = dtype?;
         if endian.is_none() && dtype.needs_endian() && report.error_count() == errors_before {
             report.error(Error::metadata(

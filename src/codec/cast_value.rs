@@ -5,10 +5,10 @@ use crate::codec::cast::{cast_bits, same_value, show, value, Num, OutOfRange};
 use crate::codec::{
     each_element, scalar, ArrayBinding, Binder, BoundArrayCodec, CodecDef, CodecKind, RunOptions,
 };
+use crate::data_type::read_data_type;
 use crate::dtype::DataType;
 use crate::error::{Error, Report, Result};
-use crate::json::Quoted;
-use crate::json::{pointer_index, pointer_push, Json};
+use crate::json::{pointer_index, pointer_push, Fields, Json};
 use crate::kernels::cast::CastKernel;
 use crate::kernels::run_blocks;
 use crate::num::RoundingMode;
@@ -44,47 +44,6 @@ pub struct CastValue {
     decode_map: Vec<(Num, u64)>,
     /// The fast paths for encode (`from` -> `to`) and decode, selected at bind time.
     kernels: PerDirection<CastKernel>,
-}
-
-/// Parses a data type given as a string or as `{"name": ..., "configuration": {}}`.
-pub fn parse_data_type(v: &Json, pointer: &str) -> Result<DataType> {
-    match v {
-        Json::String(s) => DataType::parse(s, pointer),
-        Json::Object(_) => {
-            let Some(name) = v.get("name").and_then(Json::as_str) else {
-                return Err(Error::metadata(
-                    pointer,
-                    "a data type object needs a string \"name\"",
-                ));
-            };
-            for (k, c) in v.as_object().unwrap_or(&[]) {
-                match k.as_str() {
-                    "name" => {}
-                    "configuration" if c.as_object().is_some_and(|o| o.is_empty()) => {}
-                    "configuration" => {
-                        return Err(Error::metadata(
-                            &pointer_push(pointer, k),
-                            format!("data type {} takes no configuration", Quoted(name)),
-                        ))
-                    }
-                    _ => {
-                        return Err(Error::metadata(
-                            &pointer_push(pointer, k),
-                            format!("unknown key {}", Quoted(k)),
-                        ))
-                    }
-                }
-            }
-            DataType::parse(name, pointer)
-        }
-        _ => Err(Error::metadata(
-            pointer,
-            format!(
-                "a data type must be a string or an object, found {}",
-                v.kind_name()
-            ),
-        )),
-    }
 }
 
 fn parse_map(
@@ -227,40 +186,14 @@ impl CastValue {
             ));
             return (None, None);
         };
-        let Some(obj) = cfg.as_object() else {
-            report.error(Error::metadata(
-                &cfg_ptr,
-                format!("configuration must be an object, found {}", cfg.kind_name()),
-            ));
+        let keys = ["data_type", "rounding", "out_of_range", "scalar_map"];
+        let what = "the cast_value configuration";
+        let Some(cfg) = Fields::open(cfg, &cfg_ptr, what, &keys, report) else {
             return (None, None);
         };
-        for (k, _) in obj {
-            if !matches!(
-                k.as_str(),
-                "data_type" | "rounding" | "out_of_range" | "scalar_map"
-            ) {
-                report.error(Error::metadata(
-                    &pointer_push(&cfg_ptr, k),
-                    format!("unknown configuration key {}; cast_value takes data_type, rounding, out_of_range and scalar_map", Quoted(k)),
-                ));
-            }
-        }
-        for k in cfg.duplicate_keys() {
-            report.error(Error::metadata(
-                &pointer_push(&cfg_ptr, k),
-                format!("duplicate key {}", Quoted(k)),
-            ));
-        }
-        let to = match cfg.get("data_type") {
-            None => {
-                report.error(Error::metadata(
-                    &cfg_ptr,
-                    "missing required key \"data_type\"",
-                ));
-                None
-            }
-            Some(dt) => report.check(parse_data_type(dt, &pointer_push(&cfg_ptr, "data_type"))),
-        };
+        let to = cfg
+            .required("data_type", report)
+            .and_then(|dt| read_data_type(dt, &cfg.at("data_type"), report));
         let rounding = match cfg.get("rounding") {
             None => RoundingMode::NearestEven,
             Some(r) => r.as_str().and_then(RoundingMode::parse).unwrap_or_else(|| {
@@ -302,29 +235,16 @@ impl CastValue {
         };
         let mut encode_map = Vec::new();
         let mut decode_map = Vec::new();
-        if let Some(sm) = cfg.get("scalar_map") {
-            let sm_ptr = pointer_push(&cfg_ptr, "scalar_map");
-            match sm.as_object() {
-                None => report.error(Error::metadata(
-                    &sm_ptr,
-                    format!("scalar_map must be an object, found {}", sm.kind_name()),
-                )),
-                Some(sm_obj) => {
-                    for (k, v) in sm_obj {
-                        let p = pointer_push(&sm_ptr, k);
-                        match k.as_str() {
-                            "encode" => encode_map = parse_map(v, &p, Some(from), to, report),
-                            "decode" => decode_map = parse_map(v, &p, to, Some(from), report),
-                            _ => report.error(Error::metadata(
-                                &p,
-                                format!(
-                                    "unknown scalar_map key {}; use \"encode\" and \"decode\"",
-                                    Quoted(k)
-                                ),
-                            )),
-                        }
-                    }
-                }
+        let sm_keys = ["encode", "decode"];
+        let sm = cfg
+            .get("scalar_map")
+            .and_then(|sm| Fields::open(sm, &cfg.at("scalar_map"), "scalar_map", &sm_keys, report));
+        if let Some(sm) = sm {
+            if let Some(v) = sm.get("encode") {
+                encode_map = parse_map(v, &sm.at("encode"), Some(from), to, report);
+            }
+            if let Some(v) = sm.get("decode") {
+                decode_map = parse_map(v, &sm.at("decode"), to, Some(from), report);
             }
         }
         match to {

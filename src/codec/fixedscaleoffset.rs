@@ -71,7 +71,7 @@
 pub use crate::dtype::{parse_numpy_dtype, NumpyDtype};
 use crate::dtype::{DataType, Kind};
 use crate::error::{Error, ErrorCode, Report, Result};
-use crate::json::{parse_scalar, pointer_push, quote, write_scalar, Json};
+use crate::json::{parse_scalar, pointer_push, quote, write_scalar, Fields, Json};
 use crate::codec::{ArrayBinding, Binder, BoundArrayCodec, CodecDef, CodecKind, RunOptions};
 use crate::num::{decompose_f64, round_to_float, Rounded, RoundingMode, F16};
 use crate::Direction;
@@ -380,57 +380,23 @@ impl FixedScaleOffset {
         report: &mut Report,
     ) -> Option<FixedScaleOffset> {
         let errors_before = report.error_count();
-        let Some(members) = cfg.as_object() else {
+        let what = format!("the {NAME} configuration");
+        let keys = ["offset", "scale", "dtype", "astype", "id"];
+        let f = Fields::open_any(cfg, cfg_ptr, &what, report)?;
+        let num = |k: &str, report: &mut Report| f.get(k).map(|v| number(v, &f.at(k), k, report));
+        let offset = num("offset", report);
+        let scale = num("scale", report);
+        let np = |k, report: &mut Report| f.get(k).map(|v| numpy_dtype(v, &f.at(k), k, form, report));
+        let dtype = np("dtype", report);
+        let astype = np("astype", report);
+        let id_seen = f.get("id").is_some();
+        if let Some(v) = f.get("id").filter(|v| v.as_str() != Some(V2_ID)) {
             report.error(Error::metadata(
-                cfg_ptr,
-                format!(
-                    "the {NAME} configuration must be an object, found {}",
-                    cfg.kind_name()
-                ),
+                &f.at("id"),
+                format!("\"id\" must be \"{V2_ID}\", found {}", v.to_json_string()),
             ));
-            return None;
-        };
-        let mut offset: Option<Option<Number>> = None;
-        let mut scale: Option<Option<Number>> = None;
-        let mut dtype: Option<Option<NumpyDtype>> = None;
-        let mut astype: Option<Option<NumpyDtype>> = None;
-        let mut id_seen = false;
-        for (k, v) in members {
-            let p = pointer_push(cfg_ptr, k);
-            let seen = match k.as_str() {
-                "offset" => offset.is_some(),
-                "scale" => scale.is_some(),
-                "dtype" => dtype.is_some(),
-                "astype" => astype.is_some(),
-                "id" => id_seen,
-                _ => {
-                    report.error(Error::metadata(
-                        &p,
-                        format!("unknown configuration key {}; {NAME} takes \"offset\", \"scale\", \"dtype\" and \"astype\"", quote(k)),
-                    ));
-                    continue;
-                }
-            };
-            if seen {
-                report.error(Error::metadata(&p, format!("duplicate key {}", quote(k))));
-                continue;
-            }
-            match k.as_str() {
-                "offset" => offset = Some(number(v, &p, "offset", report)),
-                "scale" => scale = Some(number(v, &p, "scale", report)),
-                "dtype" => dtype = Some(numpy_dtype(v, &p, "dtype", form, report)),
-                "astype" => astype = Some(numpy_dtype(v, &p, "astype", form, report)),
-                _ => {
-                    id_seen = true;
-                    if !matches!(v.as_str(), Some(V2_ID)) {
-                        report.error(Error::metadata(
-                            &p,
-                            format!("\"id\" must be \"{V2_ID}\", found {}", v.to_json_string()),
-                        ));
-                    }
-                }
-            }
         }
+        f.reject_unknown(&what, &keys, report);
         if form == Form::V2 && !id_seen {
             report.error(Error::metadata(
                 cfg_ptr,

@@ -12,8 +12,7 @@ use crate::codec::{
 use crate::dtype::{DataType, Kind, Prim};
 use crate::error::{Error, ErrorCode, Report, Result};
 use crate::json::text::int_text;
-use crate::json::Quoted;
-use crate::json::{pointer_push, Json};
+use crate::json::{pointer_push, Fields, Json};
 use crate::kernels::arith::{
     float_decode_f32, float_decode_f64, float_encode_f32, float_encode_f64, IntKernel, Op,
 };
@@ -129,44 +128,14 @@ impl ScaleOffset {
     ) -> Option<Self> {
         let errors_before = report.error_count();
         let cfg_ptr = pointer_push(pointer, "configuration");
-        let mut offset = None;
-        let mut scale = None;
-        let mut seen = (false, false);
-        if let Some(cfg) = config {
-            match cfg.as_object() {
-                None => report.error(Error::metadata(
-                    &cfg_ptr,
-                    format!("configuration must be an object, found {}", cfg.kind_name()),
-                )),
-                Some(obj) => {
-                    for (k, v) in obj {
-                        let p = pointer_push(&cfg_ptr, k);
-                        let slot = match k.as_str() {
-                            "offset" => (&mut seen.0, &mut offset),
-                            "scale" => (&mut seen.1, &mut scale),
-                            _ => {
-                                report.error(Error::metadata(
-                                    &p,
-                                    format!(
-                                        "unknown configuration key {}; {} takes only \"offset\" and \"scale\"",
-                                        Quoted(k),
-                                        conv.name()
-                                    ),
-                                ));
-                                continue;
-                            }
-                        };
-                        if *slot.0 {
-                            report
-                                .error(Error::metadata(&p, format!("duplicate key {}", Quoted(k))));
-                            continue;
-                        }
-                        *slot.0 = true;
-                        *slot.1 = scalar(dtype, v, &p, report);
-                    }
-                }
-            }
-        }
+        let what = format!("the {} configuration", conv.name());
+        let keys = ["offset", "scale"];
+        let cfg = config.and_then(|c| Fields::open(c, &cfg_ptr, &what, &keys, report));
+        let read = |k: &str, report: &mut Report| {
+            scalar(dtype, cfg.as_ref()?.get(k)?, &pointer_push(&cfg_ptr, k), report)
+        };
+        let offset = read("offset", report);
+        let scale = read("scale", report);
         let scale_ptr = pointer_push(&cfg_ptr, "scale");
         let arith = match dtype.kind() {
             Kind::Int(fmt) => {

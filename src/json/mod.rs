@@ -9,7 +9,10 @@
 pub use text::{is_json_number, quote, Quoted};
 use text::{number_len, write_quoted};
 pub use zarr_scale_offset_core::{decimal, text};
+pub mod fields;
 pub mod scalar;
+
+pub use fields::Fields;
 
 pub use scalar::{parse_scalar, parse_scalar_text, write_scalar, Scalar};
 
