@@ -30,7 +30,13 @@ macro_rules! codec_modules {
         static IMPLEMENTED: &[&[CodecDef]] = &[$($m::CODECS),*];
     };
 }
-codec_modules!(bytes, scale_offset, cast_value, fixedscaleoffset);
+codec_modules!(
+    bytes,
+    scale_offset,
+    cast_value,
+    cf_scale_offset,
+    fixedscaleoffset
+);
 
 pub use bytes::Bytes;
 pub use cast_value::CastValue;
@@ -200,6 +206,17 @@ pub fn lookup(name: &str) -> Option<&'static CodecDef> {
         .find(|d| d.name == name)
 }
 
+/// The implemented array -> array codecs, in registry order: the names the zarrita adapter
+/// registers (`scripts/gen-dtypes.mjs` writes them into `js/zarrita.js` and its `.d.ts`).
+pub fn adapter_codec_names() -> Vec<&'static str> {
+    IMPLEMENTED
+        .iter()
+        .flat_map(|m| m.iter())
+        .filter(|d| d.kind == CodecKind::ArrayToArray && d.implemented())
+        .map(|d| d.name)
+        .collect()
+}
+
 /// What this crate knows about a codec name: its kind, and whether it is implemented here.
 pub fn known_codec(name: &str) -> Option<(CodecKind, bool)> {
     lookup(name).map(|d| (d.kind, d.implemented()))
@@ -253,4 +270,32 @@ pub trait BoundArrayToBytes {
     fn encode(&self, input: &[u8]) -> Vec<u8>;
     /// Stored bytes to in-memory elements.
     fn decode(&self, input: &[u8]) -> Vec<u8>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The adapter's codec names in js/zarrita.js and js/zarrita.d.ts are the registry's (they
+    /// are generated: `node scripts/gen-dtypes.mjs`).
+    #[test]
+    fn js_codec_names_are_fresh() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let read = |f: &str| std::fs::read_to_string(root.join(f)).unwrap();
+        let names = adapter_codec_names();
+        let quoted: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
+        let js = format!(
+            "export const codecNames = Object.freeze([{}]);",
+            quoted.join(", ")
+        );
+        let dts = format!("export type ZarritaCodecName = {};", quoted.join(" | "));
+        let stale = "is stale: run `node scripts/gen-dtypes.mjs`";
+        assert!(read("js/zarrita.js").contains(&js), "js/zarrita.js {stale}");
+        assert!(
+            read("js/zarrita.d.ts").contains(&dts),
+            "js/zarrita.d.ts {stale}"
+        );
+        assert!(names.contains(&"scale_offset") && names.contains(&"cast_value"));
+        assert!(!names.contains(&"bytes"));
+    }
 }

@@ -22,23 +22,18 @@ use crate::num::{FloatFormat, IntFormat, Rounded, RoundingMode};
 use crate::{Direction, PerDirection};
 use std::any::Any;
 
-/// The registry entries of this module: `scale_offset` and `cf.scale_offset`.
-pub const CODECS: &[CodecDef] = &[
-    CodecDef {
-        name: "scale_offset",
-        v2_id: None,
-        kind: CodecKind::ArrayToArray,
-        binder: Binder::Array(|c, p, t, r| bind(Convention::ScaleOffset, c, p, t, r)),
-    },
-    CodecDef {
-        name: "cf.scale_offset",
-        v2_id: None,
-        kind: CodecKind::ArrayToArray,
-        binder: Binder::Array(|c, p, t, r| bind(Convention::Cf, c, p, t, r)),
-    },
-];
+/// The registry entry of `scale_offset` (`cf.scale_offset`, the same arithmetic with the other
+/// convention, is registered by [`super::cf_scale_offset`]).
+pub const CODECS: &[CodecDef] = &[CodecDef {
+    name: "scale_offset",
+    v2_id: None,
+    kind: CodecKind::ArrayToArray,
+    binder: Binder::Array(|c, p, t, r| bind(Convention::ScaleOffset, c, p, t, r)),
+}];
 
-fn bind(
+/// Binds a `scale_offset` (`conv`: or `cf.scale_offset`) configuration to the data type it
+/// receives.
+pub(crate) fn bind(
     conv: Convention,
     config: Option<&Json>,
     pointer: &str,
