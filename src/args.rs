@@ -3,9 +3,9 @@
 
 use crate::chain::{bind_bytes, parse_entry, ArrayChain, Chain};
 use crate::codec::{known_codec, lookup, Binder, CodecKind};
-use crate::data_type::parse_data_type;
 use crate::dtype::DataType;
 use crate::error::{Error, Report, Result};
+use crate::json::data_type::parse_data_type;
 use crate::json::fields::report_duplicates;
 use crate::json::{parse, pointer_index, Json, Quoted};
 use crate::metadata::parse_any_array_meta;

@@ -17,9 +17,9 @@
 //! `attribute_dtype` argument) says the attribute was a typed netCDF float32/float64 attribute.
 
 use crate::chain::Chain;
-use crate::data_type::parse_data_type;
 use crate::dtype::{DataType, Kind};
 use crate::error::{Error, Report, Result};
+use crate::json::data_type::parse_data_type;
 use crate::json::fields::report_duplicates;
 use crate::json::{parse_scalar, pointer_push, write_scalar, Fields, Json};
 

@@ -24,7 +24,6 @@ pub mod bound;
 pub mod cf;
 pub mod chain;
 pub mod codec;
-pub mod data_type;
 pub mod json;
 pub mod metadata;
 pub mod v2;

@@ -3,9 +3,9 @@
 
 use crate::chain::Chain;
 use crate::codec::scalar;
-use crate::data_type::read_data_type;
 use crate::dtype::DataType;
 use crate::error::{Error, ErrorCode, Report, Result};
+use crate::json::data_type::read_data_type;
 use crate::json::fields::report_duplicates;
 use crate::json::{parse, pointer_index, Fields, Json, Quoted};
 

@@ -14,8 +14,8 @@ use zarr_scale_offset::chain::{parse_entry, Chain};
 use zarr_scale_offset::codec::fixedscaleoffset::FixedScaleOffset;
 use zarr_scale_offset::codec::scale_offset::Convention;
 use zarr_scale_offset::codec::{Bytes, CastValue, ScaleOffset};
-use zarr_scale_offset::data_type::read_data_type;
 use zarr_scale_offset::error::Report;
+use zarr_scale_offset::json::data_type::read_data_type;
 use zarr_scale_offset::json::{parse, Json};
 use zarr_scale_offset::DataType::Float64;
 use zarr_scale_offset::{

@@ -44,7 +44,6 @@ const MAIN: &[&[&str]] = &[
         "DataType",
     ],
     &["json"],
-    &["data_type"],
     &["codec"],
     &["chain"],
     &["v2"],

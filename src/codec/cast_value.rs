@@ -5,7 +5,7 @@ use crate::codec::cast::{cast_bits, same_value, show, value, Num, OutOfRange};
 use crate::codec::{
     each_element, scalar, ArrayBinding, Binder, BoundArrayCodec, CodecDef, CodecKind, RunOptions,
 };
-use crate::data_type::read_data_type;
+use crate::json::data_type::read_data_type;
 use crate::dtype::DataType;
 use crate::error::{Error, Report, Result};
 use crate::json::{pointer_index, pointer_push, Fields, Json};

@@ -9,6 +9,7 @@
 pub use text::{is_json_number, quote, Quoted};
 use text::{number_len, write_quoted};
 pub use zarr_scale_offset_core::{decimal, text};
+pub mod data_type;
 pub mod fields;
 pub mod scalar;
 

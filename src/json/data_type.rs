@@ -1,9 +1,9 @@
 //! A data type as metadata gives it: a name (`"float32"`) or an object `{"name": "float32"}`
 //! (with, at most, an empty `"configuration"`: none of the 26 numeric types takes one).
 
+use super::{Fields, Json, Quoted};
 use crate::dtype::DataType;
 use crate::error::{Error, Report, Result};
-use crate::json::{Fields, Json, Quoted};
 
 /// Reads a data type given as a string or as `{"name": ..., "configuration": {}}` at `pointer`,
 /// reporting every problem; `None` when there is one.
