@@ -173,3 +173,35 @@ fn an_upward_import_is_reported() {
     assert!(bad[2].contains("the crate root"), "{bad:?}");
     assert!(bad[3].contains("in no layer"), "{bad:?}");
 }
+
+/// docs/LAYOUT.md matches the tree: it names every source file of both crates (or, for
+/// `num/` and `kernels/`, described as a whole, the folder), and every file it names exists.
+#[test]
+fn layout_md_names_every_file() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = fs::read_to_string(root.join("docs/LAYOUT.md")).unwrap();
+    let mut missing = Vec::new();
+    for dir in ["src", "crates/core/src"] {
+        let mut fs_ = Vec::new();
+        files(&root.join(dir), &root.join(dir), &mut fs_);
+        for (m, rel) in fs_ {
+            let whole = ["num", "kernels"].contains(&m.as_str()) && rel.contains('/');
+            let named = if whole { format!("{m}/") } else { rel.clone() };
+            if !doc.contains(&named) {
+                missing.push(format!("{dir}/{rel}"));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "docs/LAYOUT.md does not name {missing:?}"
+    );
+    // The other way: every `something.rs` the tree picture names exists somewhere.
+    let picture = doc.split("```").nth(1).unwrap();
+    for word in picture.split_whitespace().filter(|w| w.ends_with(".rs")) {
+        let found = ["src", "crates/core/src", "crates/core", ".", "tests"]
+            .iter()
+            .any(|d| root.join(d).join(word).exists());
+        assert!(found, "docs/LAYOUT.md names {word}, which does not exist");
+    }
+}
