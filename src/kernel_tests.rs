@@ -7,7 +7,7 @@
 //!   rounding mode, every `out_of_range`, and `scalar_map`s with NaN, numeric and duplicate keys.
 //! - Codec and chain level, whole buffers: the fast path (kernels, blocks, tiles, lookup tables)
 //!   gives the same bytes, or the same error (code and message, element index included), as the
-//!   same codec or chain with every fast path turned off (`without_kernels`).
+//!   same codec or chain run with `RunOptions::REFERENCE` (every fast path off).
 //!
 //! They run natively (`cargo test`) and as WebAssembly with simd128 (`wasm-pack test`), so the
 //! vectorised wasm code is checked too.
@@ -126,22 +126,18 @@ fn check_kernel(
 /// Checks one direction of a cast_value kernel element by element over `inputs` (raw bits of
 /// the direction's source type). `strict` is the same configuration without `out_of_range`.
 /// Returns how many inputs the kernel accepted.
-fn check_cast_kernel(cv: &CastValue, strict: &CastValue, enc: bool, inputs: &[u64]) -> usize {
-    let (src, dst) = if enc {
-        (cv.from(), cv.to())
-    } else {
-        (cv.to(), cv.from())
+fn check_cast_kernel(cv: &CastValue, strict: &CastValue, dir: Direction, inputs: &[u64]) -> usize {
+    let (src, dst) = dir.order(cv.from(), cv.to());
+    let k = match dir {
+        Direction::Encode => cv.kernels().0,
+        Direction::Decode => cv.kernels().1,
     };
-    let k = if enc { cv.kernels().0 } else { cv.kernels().1 };
     if !k.is_some() {
         return 0;
     }
-    let reference = |c: &CastValue, x: u64| {
-        if enc {
-            c.encode_value(x)
-        } else {
-            c.decode_value(x)
-        }
+    let reference = |c: &CastValue, x: u64| match dir {
+        Direction::Encode => c.encode_value(x),
+        Direction::Decode => c.decode_value(x),
     };
     let want: Vec<Option<u64>> = inputs.iter().map(|&x| reference(cv, x).ok()).collect();
     let ordinary: Vec<bool> = inputs
@@ -161,7 +157,8 @@ fn check_cast_kernel(cv: &CastValue, strict: &CastValue, enc: bool, inputs: &[u6
 }
 
 /// The codec's whole-buffer encode/decode with kernels equals the reference (bytes or error).
-fn check_cast_buffers(cv: &CastValue, enc: bool, inputs: &[u64]) {
+fn check_cast_buffers(cv: &CastValue, dir: Direction, inputs: &[u64]) {
+    let enc = dir == Direction::Encode;
     // Block fallback and first errors do not need every value: every 5th.
     let inputs: Vec<u64> = inputs.iter().copied().step_by(5).collect();
     let inputs = &inputs[..];
@@ -169,11 +166,6 @@ fn check_cast_buffers(cv: &CastValue, enc: bool, inputs: &[u64]) {
         (cv.from(), cv.to())
     } else {
         (cv.to(), cv.from())
-    };
-    let dir = if enc {
-        Direction::Encode
-    } else {
-        Direction::Decode
     };
     let (kernels, reference) = (RunOptions::default(), RunOptions::REFERENCE);
     let run = |opts: RunOptions, data: &[u8]| -> Result<Vec<u8>> {
@@ -358,8 +350,8 @@ fn cast_int_float_kernels_match_reference() {
                         } else {
                             &some[..]
                         };
-                        check_cast_kernel(&cv, &strict, true, enc_in);
-                        check_cast_buffers(&cv, true, enc_in);
+                        check_cast_kernel(&cv, &strict, Direction::Encode, enc_in);
+                        check_cast_buffers(&cv, Direction::Encode, enc_in);
                         // Decode (int -> float) does not depend on out_of_range; the 16-bit
                         // types are exact in every mode, so the same kernel for every mode:
                         // every value under nearest-even, every 61st value under the others.
@@ -373,8 +365,8 @@ fn cast_int_float_kernels_match_reference() {
                             } else {
                                 &sub[..]
                             };
-                            check_cast_kernel(&cv, &strict, false, dec_in);
-                            check_cast_buffers(&cv, false, dec_in);
+                            check_cast_kernel(&cv, &strict, Direction::Decode, dec_in);
+                            check_cast_buffers(&cv, Direction::Decode, dec_in);
                         }
                         checked += 1;
                     }
@@ -459,14 +451,14 @@ fn cast_float_kernels_match_reference() {
                 );
                 assert!(cv.kernels().1.is_some(), "{stored}->{array} {mode}");
                 if mode == "nearest-even" {
-                    let n = check_cast_kernel(&cv, &strict, true, enc_in);
+                    let n = check_cast_kernel(&cv, &strict, Direction::Encode, enc_in);
                     assert!(n > enc_in.len() / 2, "{array}->{stored}: {n} accepted");
-                    check_cast_buffers(&cv, true, enc_in);
+                    check_cast_buffers(&cv, Direction::Encode, enc_in);
                 }
                 if oor.is_empty() && (mode == "nearest-even" || mode == "towards-zero") {
-                    let n = check_cast_kernel(&cv, &strict, false, dec_in);
+                    let n = check_cast_kernel(&cv, &strict, Direction::Decode, dec_in);
                     assert_eq!(n, dec_in.len(), "{stored}->{array} accepts everything");
-                    check_cast_buffers(&cv, false, dec_in);
+                    check_cast_buffers(&cv, Direction::Decode, dec_in);
                 }
                 checked += 1;
             }
@@ -528,9 +520,9 @@ fn cast_f32_to_narrow_kernels_match_reference() {
                 let expect = mode == "nearest-even" && to != Float8E8M0FNU;
                 assert_eq!(cv.kernels().0.is_some(), expect, "float32->{to} {mode}");
                 if expect {
-                    let n = check_cast_kernel(&cv, &strict, true, &inputs);
+                    let n = check_cast_kernel(&cv, &strict, Direction::Encode, &inputs);
                     assert!(n > inputs.len() / 3, "float32->{to}: {n} accepted");
-                    check_cast_buffers(&cv, true, &inputs);
+                    check_cast_buffers(&cv, Direction::Encode, &inputs);
                 }
             }
         }
@@ -679,12 +671,8 @@ fn int_kernel_proofs() {
     assert_eq!(k(UInt64, 0, 7, Mul, Div), (false, true));
 }
 
-fn check_chain(c: &ArrayChain, data: &[u8], enc: bool, what: &str) {
-    let dir = if enc {
-        Direction::Encode
-    } else {
-        Direction::Decode
-    };
+fn check_chain(c: &ArrayChain, data: &[u8], dir: Direction, what: &str) {
+    let enc = dir == Direction::Encode;
     let a = c.run_to_vec(dir, data, RunOptions::default());
     let b = c.run_to_vec(dir, data, RunOptions::REFERENCE);
     assert_eq!(a, b, "{what} enc={enc}");
@@ -748,7 +736,7 @@ fn chain_lookup_tables_match_reference() {
     for (dtype, codecs) in chains {
         let c = parse_array_codecs(codecs, dtype).unwrap();
         let enc_t = c.encoded_dtype();
-        for (enc, t) in [(false, enc_t), (true, dtype)] {
+        for (dir, t) in [(Direction::Decode, enc_t), (Direction::Encode, dtype)] {
             if t.size() != 1 {
                 continue;
             }
@@ -760,7 +748,7 @@ fn chain_lookup_tables_match_reference() {
                 })
                 .collect();
             for &b in &bytes {
-                check_chain(&c, &[b], enc, codecs);
+                check_chain(&c, &[b], dir, codecs);
             }
             let rep = |v: &[u8]| {
                 v.iter()
@@ -769,12 +757,7 @@ fn chain_lookup_tables_match_reference() {
                     .take(v.len() * 8)
                     .collect::<Vec<u8>>()
             };
-            check_chain(&c, &rep(&bytes), enc, codecs);
-            let dir = if enc {
-                Direction::Encode
-            } else {
-                Direction::Decode
-            };
+            check_chain(&c, &rep(&bytes), dir, codecs);
             let good: Vec<u8> = bytes
                 .iter()
                 .copied()
@@ -783,7 +766,7 @@ fn chain_lookup_tables_match_reference() {
             if !good.is_empty() {
                 let data = rep(&good);
                 assert!(data.len() >= 1024 || good.len() < 128, "{codecs}");
-                check_chain(&c, &data, enc, codecs);
+                check_chain(&c, &data, dir, codecs);
             }
         }
     }
@@ -823,7 +806,7 @@ fn chain_tiles_match_reference() {
                 })
                 .collect();
             let data = buffer(enc_t, &stored);
-            check_chain(&c, &data, false, codecs);
+            check_chain(&c, &data, Direction::Decode, codecs);
             let good: Vec<u64> = stored
                 .iter()
                 .copied()
@@ -837,9 +820,9 @@ fn chain_tiles_match_reference() {
                 })
                 .collect();
             let data = buffer(enc_t, &good);
-            check_chain(&c, &data, false, codecs);
+            check_chain(&c, &data, Direction::Decode, codecs);
             if let Ok(decoded) = c.decode(&data) {
-                check_chain(&c, &decoded, true, codecs);
+                check_chain(&c, &decoded, Direction::Encode, codecs);
                 // One bad element (NaN, or the largest value) at a few positions.
                 let m = decoded.len() / dtype.size();
                 for pos in [0, m / 2, m.saturating_sub(1)] {
@@ -852,7 +835,7 @@ fn chain_tiles_match_reference() {
                         None => dtype.int().unwrap().to_bits(dtype.int().unwrap().max()),
                     };
                     dtype.write_bits(&mut bad, pos, v);
-                    check_chain(&c, &bad, true, codecs);
+                    check_chain(&c, &bad, Direction::Encode, codecs);
                 }
             }
         }
@@ -1016,14 +999,14 @@ fn fused_encode_matches_reference() {
                                 .map(|(&x, _)| x)
                                 .collect();
                             let some: Vec<u64> = inputs.iter().copied().step_by(3).collect();
-                            check_chain(&c, &buffer(ty, &some), true, &codecs);
-                            check_chain(&c, &buffer(ty, &good), true, &codecs);
+                            check_chain(&c, &buffer(ty, &some), Direction::Encode, &codecs);
+                            check_chain(&c, &buffer(ty, &good), Direction::Encode, &codecs);
                             let bad = inputs.iter().zip(want).find(|(_, w)| w.is_none());
                             if let Some((&b, _)) = bad {
                                 for pos in [0, 256, good.len() / 2, good.len()] {
                                     let mut v = good.clone();
                                     v.insert(pos.min(v.len()), b);
-                                    check_chain(&c, &buffer(ty, &v), true, &codecs);
+                                    check_chain(&c, &buffer(ty, &v), Direction::Encode, &codecs);
                                 }
                             }
                         }
@@ -1104,6 +1087,6 @@ fn fused_encode_selection() {
                 _ => r.next() % 1000,
             })
             .collect();
-        check_chain(&c, &buffer(dtype, &xs), true, &codecs);
+        check_chain(&c, &buffer(dtype, &xs), Direction::Encode, &codecs);
     }
 }
