@@ -12,9 +12,9 @@ let sink; // keeps results alive so no engine can skip the work
  * Median seconds per call of each of `fns` (an object name -> function or null). Each function is
  * warmed up (>= 3 calls and `warmMs`), given an iteration count so that one sample takes >= `minMs`,
  * then sampled in `samples` interleaved rounds (every method once per round), so that a change in
- * machine load hits every method alike.
+ * machine load hits every method alike; with `alternate`, every other round runs in reverse order.
  */
-export function measureAll(fns, { samples = 9, minMs = 12, warmMs = 40 } = {}) {
+export function measureAll(fns, { samples = 9, minMs = 12, warmMs = 40, alternate = false } = {}) {
   const live = Object.entries(fns).filter(([, f]) => f);
   const iters = {};
   for (const [name, fn] of live) {
@@ -29,7 +29,7 @@ export function measureAll(fns, { samples = 9, minMs = 12, warmMs = 40 } = {}) {
   }
   const times = Object.fromEntries(live.map(([n]) => [n, []]));
   for (let s = 0; s < samples; s++) {
-    for (const [name, fn] of live) {
+    for (const [name, fn] of alternate && s % 2 ? [...live].reverse() : live) {
       const n = iters[name];
       const t = now();
       for (let i = 0; i < n; i++) sink = fn();
@@ -107,11 +107,15 @@ function bytesEqual(a, b) {
 
 /**
  * Runs every case at every size. `sizes`: element counts; `only`: optional substring filter on
- * case ids; `log`: progress callback. Returns `{ env, rows }`.
+ * case ids; `log`: progress callback; `base`: optional URL of another build's `index.js` (e.g.
+ * today's main), whose decode, decodeInto and encode are timed in the same interleaved rounds as
+ * `base.decode`, `base.decodeInto` and `base.encode`. Returns `{ env, rows }`.
  */
-export async function runBench({ sizes = [65536, 1048576, 4194304], only = null, log = () => {}, samples = 9 } = {}) {
+export async function runBench({ sizes = [65536, 1048576, 4194304], only = null, log = () => {}, samples = 9, base = null } = {}) {
   const api = await import(new URL('../dist/index.js', import.meta.url).href);
   await api.ready();
+  const old = base ? await import(new URL(base, import.meta.url).href) : null;
+  if (old) await old.ready();
   const Z = await loadZarrita();
   const hasInto = typeof api.decodeChunkInto === 'function';
   const rows = [];
@@ -124,10 +128,12 @@ export async function runBench({ sizes = [65536, 1048576, 4194304], only = null,
     const m = arrayMeta(c, 65536);
     const st = c.gen(65536, rng(1));
     const b = new Uint8Array(st.buffer.slice(0));
-    for (let i = 0; i < 20; i++) {
-      const d = api.decodeChunk(m, b);
-      api.encodeChunk(m, d);
-      if (hasInto) api.decodeChunkInto(m, b, d);
+    for (const a of old ? [api, old] : [api]) {
+      for (let i = 0; i < 20; i++) {
+        const d = a.decodeChunk(m, b);
+        a.encodeChunk(m, d);
+        if (hasInto) a.decodeChunkInto(m, b, d);
+      }
     }
   }
   for (const c of CASES) {
@@ -157,13 +163,25 @@ export async function runBench({ sizes = [65536, 1048576, 4194304], only = null,
         if (mismatches(out, ref)) notes.push('decodeChunkInto differs from decodeChunk');
       }
       const copyDst = new ours.constructor(n);
+      if (old) {
+        const theirs = old.decodeChunk(meta, bytes);
+        if (mismatches(theirs, ref)) notes.push('the base build decodes differently');
+        if (!bytesEqual(old.encodeChunk(meta, theirs), bytes)) notes.push('the base build: encode(decode(x)) != x');
+      }
+      const baseOut = old ? new ours.constructor(n) : null;
 
       log(`${c.id} n=${n}`);
+      // With a base build, each of its calls runs right after ours, and every other round runs
+      // in reverse order, so that neither build always follows the other's allocations.
+      const b = (f) => (old ? f : null);
       const t = measureAll(
         {
           decode: () => api.decodeChunk(meta, bytes),
+          'base.decode': b(() => old.decodeChunk(meta, bytes)),
           decodeInto: hasInto ? () => api.decodeChunkInto(meta, bytes, out) : null,
+          'base.decodeInto': b(hasInto ? () => old.decodeChunkInto(meta, bytes, baseOut) : null),
           encode: () => api.encodeChunk(meta, ours),
+          'base.encode': b(() => old.encodeChunk(meta, ours)),
           zarrita: zdec ? () => zdec(bytes) : null,
           jsLoop: () => c.jsLoop(stored),
           memcpy: () => copyDst.set(ours),
@@ -171,7 +189,7 @@ export async function runBench({ sizes = [65536, 1048576, 4194304], only = null,
           // (first touch of fresh memory dominates in browsers).
           freshFill: () => new ours.constructor(n).fill(1),
         },
-        opts,
+        { ...opts, alternate: !!old },
       );
       const meps = {};
       for (const [k, v] of Object.entries(t)) meps[k] = v === null ? null : n / v / 1e6;

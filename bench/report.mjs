@@ -69,3 +69,66 @@ export const COLUMNS = [
   ['into/memcpy', (r) => fmtRatio(r.melemsPerSec.decodeInto, r.melemsPerSec.memcpy)],
   ['enc/zarrita', (r) => fmtRatio(r.melemsPerSec.encode, r.melemsPerSec.zarrita)],
 ];
+
+/** The calls that `--base` times in both builds. */
+export const BASE_CALLS = ['decode', 'decodeInto', 'encode'];
+/** A call of the new build more than this much slower than the base build's is flagged. */
+export const BASE_TOLERANCE = 0.1;
+
+/**
+ * The new build against the base build (`--base`), per row and call: `{ id, n, call, now, base,
+ * ratio, slower }` with `now` and `base` in seconds per call and `ratio` = now / base (time, so
+ * above 1 is slower); `slower` when the ratio exceeds 1 + BASE_TOLERANCE. Empty without a base.
+ */
+export function baseComparison(rows) {
+  const out = [];
+  for (const r of rows) {
+    for (const call of BASE_CALLS) {
+      const now = r.seconds[call];
+      const base = r.seconds[`base.${call}`];
+      if (now == null || base == null) continue;
+      const ratio = now / base;
+      out.push({ id: r.id, n: r.n, call, now, base, ratio, slower: ratio > 1 + BASE_TOLERANCE });
+    }
+  }
+  return out;
+}
+
+/** µs per call with three significant digits at most. */
+export const fmtUs = (s) => {
+  const us = s * 1e6;
+  return us >= 100 ? us.toFixed(0) : us.toFixed(1);
+};
+
+/** The per-row comparison table: [header, cell(row)] for each column (rows from the JSON report). */
+export const BASE_COLUMNS = [
+  ['chain', (r) => r.id],
+  ['n', (r) => sizeName(r.n)],
+  ...BASE_CALLS.flatMap((c) => [
+    [`${c} µs`, (r) => (r.seconds[c] == null ? '—' : fmtUs(r.seconds[c]))],
+    [`base µs`, (r) => (r.seconds[`base.${c}`] == null ? '—' : fmtUs(r.seconds[`base.${c}`]))],
+    [
+      `new/base`,
+      (r) => {
+        const [a, b] = [r.seconds[c], r.seconds[`base.${c}`]];
+        if (a == null || b == null) return '—';
+        return `${(a / b).toFixed(2)}${a / b > 1 + BASE_TOLERANCE ? ' SLOWER' : ''}`;
+      },
+    ],
+  ]),
+];
+
+/** One line summing up `baseComparison(rows)`. */
+export function baseSummary(rows) {
+  const cmp = baseComparison(rows);
+  const slow = cmp.filter((c) => c.slower);
+  const worst = cmp.reduce((w, c) => (w && w.ratio >= c.ratio ? w : c), null);
+  const ratios = cmp.map((c) => c.ratio).sort((a, b) => a - b);
+  const median = ratios.length ? ratios[ratios.length >> 1] : NaN;
+  return (
+    `${cmp.length - slow.length} of ${cmp.length} calls (${rows.length} row${rows.length === 1 ? '' : 's'} × decode/decodeInto/encode) within ` +
+    `${BASE_TOLERANCE * 100} % of the base build; median time ratio new/base ${median.toFixed(2)}` +
+    (worst ? `, worst ${worst.ratio.toFixed(2)} (${worst.id} ${sizeName(worst.n)} ${worst.call})` : '') +
+    (slow.length ? `; more than ${BASE_TOLERANCE * 100} % slower: ${slow.map((c) => `${c.id} ${sizeName(c.n)} ${c.call} ${c.ratio.toFixed(2)}`).join(', ')}` : '')
+  );
+}
