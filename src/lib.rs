@@ -26,8 +26,8 @@ pub mod json;
 pub mod v2;
 pub mod wasm;
 
-pub use zarr_scale_offset_core::{buf, direction, dtype, error, kernels, num};
 pub use direction::{Direction, PerDirection};
+pub use zarr_scale_offset_core::{buf, direction, dtype, error, kernels, num};
 
 // The kernels' equivalence tests need the codecs and chains of this crate.
 #[cfg(test)]
