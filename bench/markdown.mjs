@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { opt } from './cli.mjs';
-import { BASE_COLUMNS, baseSummary, checks, COLUMNS, fmtRatio, isKeyRow, sizeName } from './report.mjs';
+import { BASE_COLUMNS, baseSummary, checks, controlSummary, COLUMNS, fmtRatio, isKeyRow, sizeName } from './report.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const report = JSON.parse(readFileSync(path.resolve(ROOT, opt('--json', 'artifacts/bench.json')), 'utf8'));
@@ -53,10 +53,12 @@ function readme() {
 
 function base() {
   if (!report.builds?.base) throw new Error('this report has no base build: run bench/run.mjs with --base');
-  const b = (x) => `${x.branch} @ ${x.commit.split(' ')[0]}${x.uncommitted ? ' + uncommitted changes' : ''} (module sha256 ${x.moduleSha256}…)`;
+  const b = (x) =>
+    `${x.commit ? `${x.branch} @ ${x.commit.split(' ')[0]}${x.uncommitted ? ' + uncommitted changes' : ''}` : x.dist} (module sha256 ${x.moduleSha256}…)`;
   const out = [`New: ${b(report.builds.new)}; base: ${b(report.builds.base)}. µs per call (median), both builds in the same interleaved rounds; new/base is a time ratio (above 1.10: SLOWER).`, ''];
   for (const e of envs) {
-    out.push(`**${e.env.runtime}**: ${baseSummary(e.rows)}`, '');
+    const ctrl = controlSummary(e.rows);
+    out.push(`**${e.env.runtime}**: ${baseSummary(e.rows)}${ctrl ? `. ${ctrl}` : ''}`, '');
     out.push(mdRow(BASE_COLUMNS.map(([h]) => h)));
     out.push(mdRow(BASE_COLUMNS.map((_, i) => (i === 0 ? '---' : '---:'))));
     for (const r of e.rows) out.push(mdRow(BASE_COLUMNS.map(([, cell]) => cell(r))));

@@ -6,13 +6,15 @@
 // targets of issue 5, and writes artifacts/bench.json.
 //
 //   node bench/run.mjs [--node-only | --browser-only] [--sizes 65536,1048576] [--only f32<-u16]
-//                      [--samples 9] [--json path] [--base path/to/other/dist]
+//                      [--samples 9] [--json path] [--base path/to/other/dist [--recheck 3] [--control]]
 //
 // It benchmarks the built package in dist/ (run `npm run build` first). `--base DIR` also loads
 // another build of the package (DIR holds its index.js, e.g. a worktree of main after `npm run
 // build`) into the same process and page, times its decodeChunk, decodeChunkInto and encodeChunk
-// in the same interleaved rounds as ours, and prints per row both times and new/base, flagging
-// every call more than 10 % slower than the base build.
+// in the same interleaved rounds as ours, and prints per row both times and new/base (the median
+// of the per-round ratios), flagging every call more than 10 % slower than the base build;
+// `--recheck N` times each such call N more times (the two builds alone) before judging it;
+// `--control` also times a second instance of this build the same way (A/A: the noise floor).
 
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -23,7 +25,7 @@ import { pathToFileURL } from 'node:url';
 
 import { ARGS, CHROMIUM, flag, opt } from './cli.mjs';
 import { runBench } from './core.mjs';
-import { BASE_COLUMNS, baseSummary, checks, COLUMNS, sizeName } from './report.mjs';
+import { BASE_COLUMNS, baseSummary, checks, COLUMNS, controlSummary, sizeName } from './report.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -34,6 +36,8 @@ const jsonPath = path.resolve(ROOT, opt('--json', 'artifacts/bench.json'));
 const baseDir = opt('--base', null) && path.resolve(opt('--base', null));
 // Where the page finds the base build (scripts/serve.mjs mounts baseDir there).
 const BASE_MOUNT = '/bench-base/';
+const recheck = Number(opt('--recheck', '0'));
+const control = flag('--control');
 
 /** Which build a dist/ folder holds: its git checkout, branch, commit and whether it had changes, its module's hash. */
 function buildInfo(dir) {
@@ -76,16 +80,20 @@ function report(envName, result) {
   const mark = (ok) => (ok === null ? 'info' : ok ? 'ok  ' : 'FAIL');
   console.log(checks(result.rows).map((c) => `${mark(c.ok)} ${c.text}`).join('\n'));
   if (baseDir) {
-    console.log(`\n--- ${envName}: this build (dist/) vs the base build (--base), µs per call, same rounds; new/base is a time ratio`);
+    console.log(
+      `\n--- ${envName}: this build (dist/) vs the base build (--base): median µs per call, same rounds; new/base is the median of the per-round time ratios (* rechecked)`,
+    );
     console.log(table(result.rows, BASE_COLUMNS));
     console.log(`${envName}: ${baseSummary(result.rows)}`);
+    const ctrl = controlSummary(result.rows);
+    if (ctrl) console.log(`${envName}: ${ctrl}`);
   }
 }
 
 async function runNode() {
   const t0 = Date.now();
   const base = baseDir ? pathToFileURL(path.join(baseDir, 'index.js')).href : null;
-  const result = await runBench({ sizes, only, samples, base, log: (m) => process.stderr.write(`  node: ${m}\n`) });
+  const result = await runBench({ sizes, only, samples, base, recheck, control, log: (m) => process.stderr.write(`  node: ${m}\n`) });
   result.env = { runtime: `Node ${process.version}`, seconds: (Date.now() - t0) / 1000 };
   return result;
 }
@@ -106,7 +114,7 @@ async function runBrowser() {
     const t0 = Date.now();
     const result = await page.evaluate(
       (args) => window.runBench({ ...args, log: (m) => console.log(m) }),
-      { sizes, only, samples, base: baseDir ? `${BASE_MOUNT}index.js` : null },
+      { sizes, only, samples, recheck, control, base: baseDir ? `${BASE_MOUNT}index.js` : null },
     );
     result.env = { runtime: `Chromium ${ctx.browser()?.version() ?? ''}`.trim(), seconds: (Date.now() - t0) / 1000 };
     if (!result.env.runtime.match(/\d/)) {
@@ -126,7 +134,8 @@ async function main() {
     process.exit(1);
   }
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-  console.log(`machine: ${cpu}, ${os.cpus().length} logical CPUs, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.release()}`);
+  const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+  console.log(`machine: ${cpu}, ${os.cpus().length} logical CPUs, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.release()}; load average ${load()}`);
   if (baseDir && !existsSync(path.join(baseDir, 'index.js'))) {
     console.error(`--base ${baseDir}: no index.js there (give the dist/ folder of a built checkout)`);
     process.exit(1);
@@ -143,6 +152,7 @@ async function main() {
     out.results.chromium = await runBrowser();
     report(out.results.chromium.env.runtime, out.results.chromium);
   }
+  console.log(`\nload average at the end: ${load()}`);
   mkdirSync(path.dirname(jsonPath), { recursive: true });
   writeFileSync(jsonPath, JSON.stringify(out, null, 2) + '\n');
   console.log(`\nJSON report: ${path.relative(ROOT, jsonPath)}`);
