@@ -55,7 +55,7 @@ function base() {
   if (!report.builds?.base) throw new Error('this report has no base build: run bench/run.mjs with --base');
   const b = (x) =>
     `${x.commit ? `${x.branch} @ ${x.commit.split(' ')[0]}${x.uncommitted ? ' + uncommitted changes' : ''}` : x.dist} (module sha256 ${x.moduleSha256}…)`;
-  const out = [`New: ${b(report.builds.new)}; base: ${b(report.builds.base)}. µs per call (median), both builds in the same interleaved rounds; new/base is a time ratio (above 1.10: SLOWER).`, ''];
+  const out = [`New: ${b(report.builds.new)}; base: ${b(report.builds.base)}. median µs per call, both builds in the same interleaved rounds; new/base is the median of the per-round time ratios (above 1.10: SLOWER; * rechecked).`, ''];
   for (const e of envs) {
     const ctrl = controlSummary(e.rows);
     out.push(`**${e.env.runtime}**: ${baseSummary(e.rows)}${ctrl ? `. ${ctrl}` : ''}`, '');
