@@ -12,9 +12,10 @@ let sink; // keeps results alive so no engine can skip the work
  * Median seconds per call of each of `fns` (an object name -> function or null). Each function is
  * warmed up (>= 3 calls and `warmMs`), given an iteration count so that one sample takes >= `minMs`,
  * then sampled in `samples` interleaved rounds (every method once per round), so that a change in
- * machine load hits every method alike.
+ * machine load hits every method alike; with `alternate`, every other round runs in reverse order.
+ * `raw`, when given, receives each method's per-round times (seconds per call, in round order).
  */
-export function measureAll(fns, { samples = 9, minMs = 12, warmMs = 40 } = {}) {
+export function measureAll(fns, { samples = 9, minMs = 12, warmMs = 40, alternate = false, raw = null } = {}) {
   const live = Object.entries(fns).filter(([, f]) => f);
   const iters = {};
   for (const [name, fn] of live) {
@@ -29,7 +30,7 @@ export function measureAll(fns, { samples = 9, minMs = 12, warmMs = 40 } = {}) {
   }
   const times = Object.fromEntries(live.map(([n]) => [n, []]));
   for (let s = 0; s < samples; s++) {
-    for (const [name, fn] of live) {
+    for (const [name, fn] of alternate && s % 2 ? [...live].reverse() : live) {
       const n = iters[name];
       const t = now();
       for (let i = 0; i < n; i++) sink = fn();
@@ -43,6 +44,7 @@ export function measureAll(fns, { samples = 9, minMs = 12, warmMs = 40 } = {}) {
       out[name] = null;
       continue;
     }
+    if (raw) raw[name] = t.map((x) => x / 1000);
     t.sort((a, b) => a - b);
     out[name] = t[t.length >> 1] / 1000;
   }
@@ -105,13 +107,35 @@ function bytesEqual(a, b) {
   return true;
 }
 
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** The calls timed in both builds with `base`. */
+const BASE_CALLS = ['decode', 'decodeInto', 'encode'];
+
 /**
  * Runs every case at every size. `sizes`: element counts; `only`: optional substring filter on
- * case ids; `log`: progress callback. Returns `{ env, rows }`.
+ * case ids; `log`: progress callback; `base`: optional URL of another build's `index.js` (e.g.
+ * today's main), whose decode, decodeInto and encode are timed in the same interleaved rounds as
+ * `base.decode`, `base.decodeInto` and `base.encode`. Each row then has `baseRatio[call]`: the
+ * median over the rounds of (our time ÷ the base build's time in the same round), which cancels
+ * load that changes between rounds. `recheck` (with `base`): a call whose ratio is above
+ * `recheckAbove` is timed `recheck` more times (the two builds alone, `samples` rounds each), and
+ * its ratio becomes the median over every round of every pass (`row.rechecked[call]`: the
+ * passes' medians). `control` (with `base`): a second instance of our own build (its own wasm
+ * instance) is timed the same way as the base build (`ctrl.*`, `row.controlRatio`): an A/A
+ * comparison whose spread is the noise floor of new/base on this machine. Returns `{ env, rows }`.
  */
-export async function runBench({ sizes = [65536, 1048576, 4194304], only = null, log = () => {}, samples = 9 } = {}) {
+export async function runBench({ sizes = [65536, 1048576, 4194304], only = null, log = () => {}, samples = 9, base = null, recheck = 0, recheckAbove = 1.1, control = false } = {}) {
   const api = await import(new URL('../dist/index.js', import.meta.url).href);
   await api.ready();
+  // The same files under another URL: a second module instance with its own wasm memory.
+  const twin = base && control ? await import(new URL('../dist/index.js?control', import.meta.url).href) : null;
+  if (twin) await twin.ready();
+  const old = base ? await import(new URL(base, import.meta.url).href) : null;
+  if (old) await old.ready();
   const Z = await loadZarrita();
   const hasInto = typeof api.decodeChunkInto === 'function';
   const rows = [];
@@ -124,10 +148,12 @@ export async function runBench({ sizes = [65536, 1048576, 4194304], only = null,
     const m = arrayMeta(c, 65536);
     const st = c.gen(65536, rng(1));
     const b = new Uint8Array(st.buffer.slice(0));
-    for (let i = 0; i < 20; i++) {
-      const d = api.decodeChunk(m, b);
-      api.encodeChunk(m, d);
-      if (hasInto) api.decodeChunkInto(m, b, d);
+    for (const a of old ? [api, old] : [api]) {
+      for (let i = 0; i < 20; i++) {
+        const d = a.decodeChunk(m, b);
+        a.encodeChunk(m, d);
+        if (hasInto) a.decodeChunkInto(m, b, d);
+      }
     }
   }
   for (const c of CASES) {
@@ -157,13 +183,30 @@ export async function runBench({ sizes = [65536, 1048576, 4194304], only = null,
         if (mismatches(out, ref)) notes.push('decodeChunkInto differs from decodeChunk');
       }
       const copyDst = new ours.constructor(n);
+      if (old) {
+        const theirs = old.decodeChunk(meta, bytes);
+        if (mismatches(theirs, ref)) notes.push('the base build decodes differently');
+        if (!bytesEqual(old.encodeChunk(meta, theirs), bytes)) notes.push('the base build: encode(decode(x)) != x');
+      }
+      const baseOut = old ? new ours.constructor(n) : null;
+      const ctrlOut = twin ? new ours.constructor(n) : null;
 
       log(`${c.id} n=${n}`);
+      // With a base build, each of its calls runs right after ours, and every other round runs
+      // in reverse order, so that neither build always follows the other's allocations.
+      const b = (f) => (old ? f : null);
+      const raw = {};
       const t = measureAll(
         {
           decode: () => api.decodeChunk(meta, bytes),
+          'base.decode': b(() => old.decodeChunk(meta, bytes)),
           decodeInto: hasInto ? () => api.decodeChunkInto(meta, bytes, out) : null,
+          'base.decodeInto': b(hasInto ? () => old.decodeChunkInto(meta, bytes, baseOut) : null),
           encode: () => api.encodeChunk(meta, ours),
+          'base.encode': b(() => old.encodeChunk(meta, ours)),
+          'ctrl.decode': twin ? () => twin.decodeChunk(meta, bytes) : null,
+          'ctrl.decodeInto': twin && hasInto ? () => twin.decodeChunkInto(meta, bytes, ctrlOut) : null,
+          'ctrl.encode': twin ? () => twin.encodeChunk(meta, ours) : null,
           zarrita: zdec ? () => zdec(bytes) : null,
           jsLoop: () => c.jsLoop(stored),
           memcpy: () => copyDst.set(ours),
@@ -171,11 +214,45 @@ export async function runBench({ sizes = [65536, 1048576, 4194304], only = null,
           // (first touch of fresh memory dominates in browsers).
           freshFill: () => new ours.constructor(n).fill(1),
         },
-        opts,
+        { ...opts, alternate: !!old, raw },
       );
       const meps = {};
       for (const [k, v] of Object.entries(t)) meps[k] = v === null ? null : n / v / 1e6;
-      rows.push({ id: c.id, title: c.title, n, seconds: t, melemsPerSec: meps, notes });
+      const row = { id: c.id, title: c.title, n, seconds: t, melemsPerSec: meps, notes };
+      if (old) {
+        row.baseRatio = {};
+        row.rechecked = {};
+        if (twin) {
+          row.controlRatio = {};
+          for (const call of BASE_CALLS) {
+            if (raw[call] && raw[`ctrl.${call}`]) row.controlRatio[call] = median(raw[call].map((x, i) => x / raw[`ctrl.${call}`][i]));
+          }
+        }
+        const fns = {
+          decode: [() => api.decodeChunk(meta, bytes), () => old.decodeChunk(meta, bytes)],
+          decodeInto: hasInto ? [() => api.decodeChunkInto(meta, bytes, out), () => old.decodeChunkInto(meta, bytes, baseOut)] : null,
+          encode: [() => api.encodeChunk(meta, ours), () => old.encodeChunk(meta, ours)],
+        };
+        for (const call of BASE_CALLS) {
+          if (!raw[call] || !raw[`base.${call}`]) continue;
+          let ratios = raw[call].map((x, i) => x / raw[`base.${call}`][i]);
+          row.baseRatio[call] = median(ratios);
+          if (recheck > 0 && row.baseRatio[call] > recheckAbove) {
+            const passes = [];
+            for (let p = 0; p < recheck; p++) {
+              const rr = {};
+              measureAll({ now: fns[call][0], base: fns[call][1] }, { samples, alternate: true, raw: rr });
+              const pr = rr.now.map((x, i) => x / rr.base[i]);
+              passes.push(median(pr));
+              ratios = ratios.concat(pr);
+            }
+            log(`${c.id} n=${n} ${call}: rechecked ${recheck}×, new/base ${row.baseRatio[call].toFixed(2)} -> ${median(ratios).toFixed(2)}`);
+            row.rechecked[call] = passes;
+            row.baseRatio[call] = median(ratios);
+          }
+        }
+      }
+      rows.push(row);
     }
   }
   return { rows, hasInto };

@@ -4,12 +4,13 @@
 //
 //   node bench/markdown.mjs [--json path] readme   # 4 Mi ratios ÷ zarrita, both runtimes, targets
 //   node bench/markdown.mjs [--json path] docs     # every row, one table per runtime
+//   node bench/markdown.mjs [--json path] base     # a run with --base: this build vs the base build
 
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { opt } from './cli.mjs';
-import { checks, COLUMNS, fmtRatio, isKeyRow, sizeName } from './report.mjs';
+import { BASE_COLUMNS, baseSummary, checks, controlSummary, COLUMNS, fmtRatio, isKeyRow, sizeName } from './report.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const report = JSON.parse(readFileSync(path.resolve(ROOT, opt('--json', 'artifacts/bench.json')), 'utf8'));
@@ -50,10 +51,27 @@ function readme() {
   return out;
 }
 
+function base() {
+  if (!report.builds?.base) throw new Error('this report has no base build: run bench/run.mjs with --base');
+  const b = (x) =>
+    `${x.commit ? `${x.branch} @ ${x.commit.split(' ')[0]}${x.uncommitted ? ' + uncommitted changes' : ''}` : x.dist} (module sha256 ${x.moduleSha256}…)`;
+  const out = [`New: ${b(report.builds.new)}; base: ${b(report.builds.base)}. median µs per call, both builds in the same interleaved rounds; new/base is the median of the per-round time ratios (above 1.10: SLOWER; * rechecked).`, ''];
+  for (const e of envs) {
+    const ctrl = controlSummary(e.rows);
+    out.push(`**${e.env.runtime}**: ${baseSummary(e.rows)}${ctrl ? `. ${ctrl}` : ''}`, '');
+    out.push(mdRow(BASE_COLUMNS.map(([h]) => h)));
+    out.push(mdRow(BASE_COLUMNS.map((_, i) => (i === 0 ? '---' : '---:'))));
+    for (const r of e.rows) out.push(mdRow(BASE_COLUMNS.map(([, cell]) => cell(r))));
+    out.push('');
+  }
+  return out;
+}
+
 const args = process.argv.slice(2);
 const what = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--json');
-if (what !== 'readme' && what !== 'docs') {
-  console.error('usage: node bench/markdown.mjs [--json path] readme|docs');
+const modes = { readme, docs, base };
+if (!Object.hasOwn(modes, what)) {
+  console.error('usage: node bench/markdown.mjs [--json path] readme|docs|base');
   process.exit(2);
 }
-console.log((what === 'readme' ? readme() : docs()).join('\n'));
+console.log(modes[what]().join('\n'));

@@ -69,3 +69,92 @@ export const COLUMNS = [
   ['into/memcpy', (r) => fmtRatio(r.melemsPerSec.decodeInto, r.melemsPerSec.memcpy)],
   ['enc/zarrita', (r) => fmtRatio(r.melemsPerSec.encode, r.melemsPerSec.zarrita)],
 ];
+
+/** The calls that `--base` times in both builds. */
+export const BASE_CALLS = ['decode', 'decodeInto', 'encode'];
+/** A call of the new build more than this much slower than the base build's is flagged. */
+export const BASE_TOLERANCE = 0.1;
+
+/**
+ * The time ratio new / base of one call of a row: the median of the per-round ratios (and of the
+ * rechecks) when the run recorded them, else the ratio of the median times. Above 1 is slower.
+ */
+export function baseRatio(r, call) {
+  const now = r.seconds[call];
+  const base = r.seconds[`base.${call}`];
+  if (now == null || base == null) return null;
+  return r.baseRatio?.[call] ?? now / base;
+}
+
+/**
+ * The new build against the base build (`--base`), per row and call: `{ id, n, call, now, base,
+ * ratio, slower, rechecked }` with `now` and `base` the median seconds per call, `ratio` from
+ * `baseRatio`, and `slower` when it exceeds 1 + BASE_TOLERANCE. Empty without a base.
+ */
+export function baseComparison(rows) {
+  const out = [];
+  for (const r of rows) {
+    for (const call of BASE_CALLS) {
+      const ratio = baseRatio(r, call);
+      if (ratio == null) continue;
+      const rechecked = r.rechecked?.[call] ?? null;
+      out.push({ id: r.id, n: r.n, call, now: r.seconds[call], base: r.seconds[`base.${call}`], ratio, slower: ratio > 1 + BASE_TOLERANCE, rechecked });
+    }
+  }
+  return out;
+}
+
+/** µs per call with three significant digits at most. */
+export const fmtUs = (s) => {
+  const us = s * 1e6;
+  return us >= 100 ? us.toFixed(0) : us.toFixed(1);
+};
+
+/** The per-row comparison table: [header, cell(row)] for each column (rows from the JSON report). */
+export const BASE_COLUMNS = [
+  ['chain', (r) => r.id],
+  ['n', (r) => sizeName(r.n)],
+  ...BASE_CALLS.flatMap((c) => [
+    [`${c} µs`, (r) => (r.seconds[c] == null ? '—' : fmtUs(r.seconds[c]))],
+    [`base µs`, (r) => (r.seconds[`base.${c}`] == null ? '—' : fmtUs(r.seconds[`base.${c}`]))],
+    [
+      `new/base`,
+      (r) => {
+        const q = baseRatio(r, c);
+        if (q == null) return '—';
+        return `${q.toFixed(2)}${r.rechecked?.[c] ? '*' : ''}${q > 1 + BASE_TOLERANCE ? ' SLOWER' : ''}`;
+      },
+    ],
+  ]),
+];
+
+/**
+ * One line on the A/A control (`--control`: our build against a second instance of itself, timed
+ * like the base build), or null: how far from 1 its ratios go, i.e. the noise floor of new/base.
+ */
+export function controlSummary(rows) {
+  const qs = rows.flatMap((r) => Object.values(r.controlRatio ?? {}));
+  if (!qs.length) return null;
+  const dev = qs.map((q) => Math.abs(q - 1)).sort((a, b) => a - b);
+  const over = qs.filter((q) => q > 1 + BASE_TOLERANCE).length;
+  return (
+    `A/A control (this build against a second instance of itself, same rounds): median |ratio − 1| ${(dev[dev.length >> 1] * 100).toFixed(1)} %, ` +
+    `largest ${(dev[dev.length - 1] * 100).toFixed(1)} %; ${over} of ${qs.length} calls above ${1 + BASE_TOLERANCE} (no recheck)`
+  );
+}
+
+/** One line summing up `baseComparison(rows)`. */
+export function baseSummary(rows) {
+  const cmp = baseComparison(rows);
+  const slow = cmp.filter((c) => c.slower);
+  const worst = cmp.reduce((w, c) => (w && w.ratio >= c.ratio ? w : c), null);
+  const ratios = cmp.map((c) => c.ratio).sort((a, b) => a - b);
+  const median = ratios.length ? ratios[ratios.length >> 1] : NaN;
+  const rechecked = cmp.filter((c) => c.rechecked).length;
+  return (
+    `${cmp.length - slow.length} of ${cmp.length} calls (${rows.length} row${rows.length === 1 ? '' : 's'} × decode/decodeInto/encode) within ` +
+    `${BASE_TOLERANCE * 100} % of the base build${rechecked ? ` (${rechecked} rechecked, marked *)` : ''}; median time ratio new/base ${median.toFixed(2)}` +
+    (worst ? `, worst ${worst.ratio.toFixed(2)} (${worst.id} ${sizeName(worst.n)} ${worst.call})` : '') +
+    (slow.length ? `; more than ${BASE_TOLERANCE * 100} % slower: ${slow.map((c) => `${c.id} ${sizeName(c.n)} ${c.call} ${c.ratio.toFixed(2)}`).join(', ')}` : '')
+  );
+}

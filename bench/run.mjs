@@ -6,17 +6,26 @@
 // targets of issue 5, and writes artifacts/bench.json.
 //
 //   node bench/run.mjs [--node-only | --browser-only] [--sizes 65536,1048576] [--only f32<-u16]
-//                      [--samples 9] [--json path]
+//                      [--samples 9] [--json path] [--base path/to/other/dist [--recheck 3] [--control]]
 //
-// It benchmarks the built package in dist/ (run `npm run build` first).
+// It benchmarks the built package in dist/ (run `npm run build` first). `--base DIR` also loads
+// another build of the package (DIR holds its index.js, e.g. a worktree of main after `npm run
+// build`) into the same process and page, times its decodeChunk, decodeChunkInto and encodeChunk
+// in the same interleaved rounds as ours, and prints per row both times and new/base (the median
+// of the per-round ratios), flagging every call more than 10 % slower than the base build;
+// `--recheck N` times each such call N more times (the two builds alone) before judging it;
+// `--control` also times a second instance of this build the same way (A/A: the noise floor).
 
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 import { ARGS, CHROMIUM, flag, opt } from './cli.mjs';
 import { runBench } from './core.mjs';
-import { checks, COLUMNS, sizeName } from './report.mjs';
+import { BASE_COLUMNS, baseSummary, checks, COLUMNS, controlSummary, sizeName } from './report.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -24,10 +33,39 @@ const sizes = opt('--sizes', '65536,1048576,4194304').split(',').map(Number);
 const only = opt('--only', null);
 const samples = Number(opt('--samples', '9'));
 const jsonPath = path.resolve(ROOT, opt('--json', 'artifacts/bench.json'));
+const baseDir = opt('--base', null) && path.resolve(opt('--base', null));
+// Where the page finds the base build (scripts/serve.mjs mounts baseDir there).
+const BASE_MOUNT = '/bench-base/';
+const recheck = Number(opt('--recheck', '0'));
+const control = flag('--control');
 
-function table(rows) {
-  const head = COLUMNS.map(([h]) => h);
-  const lines = rows.map((r) => COLUMNS.map(([, cell]) => cell(r)));
+/** Which build a dist/ folder holds: its git checkout, branch, commit and whether it had changes, its module's hash. */
+function buildInfo(dir) {
+  const git = (...a) => {
+    try {
+      return execFileSync('git', ['-C', dir, ...a], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    } catch {
+      return null;
+    }
+  };
+  const wasmJs = path.join(dir, 'zarr_scale_offset_wasm.js');
+  return {
+    dist: dir,
+    checkout: git('rev-parse', '--show-toplevel'),
+    branch: git('rev-parse', '--abbrev-ref', 'HEAD'),
+    commit: git('log', '-1', '--format=%h %s')?.slice(0, 72) ?? null,
+    uncommitted: git('status', '--porcelain', '--untracked-files=no') ? true : false,
+    built: statSync(wasmJs).mtime.toISOString(),
+    moduleSha256: createHash('sha256').update(readFileSync(wasmJs)).digest('hex').slice(0, 12),
+  };
+}
+
+const describeBuild = (b) =>
+  `${b.dist}: git ${b.branch ?? '?'} @ ${b.commit ?? '?'}${b.uncommitted ? ' (+ uncommitted changes)' : ''}; built ${b.built}; module sha256 ${b.moduleSha256}…`;
+
+function table(rows, columns = COLUMNS) {
+  const head = columns.map(([h]) => h);
+  const lines = rows.map((r) => columns.map(([, cell]) => cell(r)));
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => String(l[i]).length)));
   const fmtLine = (l) => l.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
   return [fmtLine(head), fmtLine(widths.map((w) => '-'.repeat(w))), ...lines.map(fmtLine)].join('\n');
@@ -41,11 +79,21 @@ function report(envName, result) {
   console.log(`\n--- ${envName}: targets (issue 5)`);
   const mark = (ok) => (ok === null ? 'info' : ok ? 'ok  ' : 'FAIL');
   console.log(checks(result.rows).map((c) => `${mark(c.ok)} ${c.text}`).join('\n'));
+  if (baseDir) {
+    console.log(
+      `\n--- ${envName}: this build (dist/) vs the base build (--base): median µs per call, same rounds; new/base is the median of the per-round time ratios (* rechecked)`,
+    );
+    console.log(table(result.rows, BASE_COLUMNS));
+    console.log(`${envName}: ${baseSummary(result.rows)}`);
+    const ctrl = controlSummary(result.rows);
+    if (ctrl) console.log(`${envName}: ${ctrl}`);
+  }
 }
 
 async function runNode() {
   const t0 = Date.now();
-  const result = await runBench({ sizes, only, samples, log: (m) => process.stderr.write(`  node: ${m}\n`) });
+  const base = baseDir ? pathToFileURL(path.join(baseDir, 'index.js')).href : null;
+  const result = await runBench({ sizes, only, samples, base, recheck, control, log: (m) => process.stderr.write(`  node: ${m}\n`) });
   result.env = { runtime: `Node ${process.version}`, seconds: (Date.now() - t0) / 1000 };
   return result;
 }
@@ -53,7 +101,7 @@ async function runNode() {
 async function runBrowser() {
   const { chromium } = await import('playwright-core');
   const { serve } = await import('../scripts/serve.mjs');
-  const server = await serve(ROOT, 0);
+  const server = await serve(ROOT, 0, { mounts: baseDir ? { [BASE_MOUNT]: baseDir } : {} });
   const base = `http://127.0.0.1:${server.address().port}`;
   const profile = mkdtempSync(path.join(os.tmpdir(), 'zso-bench-profile-'));
   let ctx;
@@ -66,7 +114,7 @@ async function runBrowser() {
     const t0 = Date.now();
     const result = await page.evaluate(
       (args) => window.runBench({ ...args, log: (m) => console.log(m) }),
-      { sizes, only, samples },
+      { sizes, only, samples, recheck, control, base: baseDir ? `${BASE_MOUNT}index.js` : null },
     );
     result.env = { runtime: `Chromium ${ctx.browser()?.version() ?? ''}`.trim(), seconds: (Date.now() - t0) / 1000 };
     if (!result.env.runtime.match(/\d/)) {
@@ -86,8 +134,16 @@ async function main() {
     process.exit(1);
   }
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-  console.log(`machine: ${cpu}, ${os.cpus().length} logical CPUs, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.release()}`);
-  const out = { machine: { cpu, cpus: os.cpus().length, platform: `${os.platform()} ${os.release()}` }, sizes, results: {} };
+  const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+  console.log(`machine: ${cpu}, ${os.cpus().length} logical CPUs, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.release()}; load average ${load()}`);
+  if (baseDir && !existsSync(path.join(baseDir, 'index.js'))) {
+    console.error(`--base ${baseDir}: no index.js there (give the dist/ folder of a built checkout)`);
+    process.exit(1);
+  }
+  const builds = { new: buildInfo(path.join(ROOT, 'dist')), ...(baseDir ? { base: buildInfo(baseDir) } : {}) };
+  console.log(`new build:  ${describeBuild(builds.new)}`);
+  if (builds.base) console.log(`base build: ${describeBuild(builds.base)}`);
+  const out = { machine: { cpu, cpus: os.cpus().length, platform: `${os.platform()} ${os.release()}` }, builds, sizes, results: {} };
   if (!flag('--browser-only')) {
     out.results.node = await runNode();
     report(out.results.node.env.runtime, out.results.node);
@@ -96,6 +152,7 @@ async function main() {
     out.results.chromium = await runBrowser();
     report(out.results.chromium.env.runtime, out.results.chromium);
   }
+  console.log(`\nload average at the end: ${load()}`);
   mkdirSync(path.dirname(jsonPath), { recursive: true });
   writeFileSync(jsonPath, JSON.stringify(out, null, 2) + '\n');
   console.log(`\nJSON report: ${path.relative(ROOT, jsonPath)}`);

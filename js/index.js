@@ -338,7 +338,7 @@ function chunkInfo(m) {
   if (info === undefined) {
     const name = wasm.arrayDataType(m);
     const layout = wasm.chunkLayout(m);
-    info = { name, kind: kindOf(name), n: layout[0], decodedSize: layout[1], storedSize: layout[2] };
+    info = { name, kind: kindOf(name), n: layout.elements, decodedSize: layout.decodedSize, storedSize: layout.storedSize };
     if (chunkInfoCache.size >= CHUNK_INFO_SIZE) chunkInfoCache.delete(chunkInfoCache.keys().next().value);
     chunkInfoCache.set(m, info);
   }
@@ -631,10 +631,7 @@ export function arrayDataType(arrayMetadata) {
  */
 export function metadataWarnings(arrayMetadata) {
   ensureReady('metadataWarnings');
-  return Array.from(wasm.metadataWarnings(metadataText(arrayMetadata)), (w) => ({
-    pointer: w.pointer,
-    message: w.message,
-  }));
+  return wasm.metadataWarnings(metadataText(arrayMetadata));
 }
 
 /**
@@ -692,9 +689,7 @@ export function validate(metadata, dataType) {
       return { valid: false, errors: [{ path: '', code: e.code ?? 'unsupported_data_type', message: e.message }], warnings: [] };
     }
   }
-  const r = wasm.validate(text, dt);
-  const plain = (list) => Array.from(list, (d) => ({ path: d.path, code: d.code, message: d.message }));
-  return { valid: r.valid, errors: plain(r.errors), warnings: plain(r.warnings) };
+  return wasm.validate(text, dt);
 }
 
 /**

@@ -32,10 +32,10 @@ const MIME = {
 
 /**
  * Starts a static server for `root` on 127.0.0.1:`port` (0 = any free port). Resolves to the
- * http.Server once it listens; `server.address().port` is the port.
+ * http.Server once it listens; `server.address().port` is the port. `mounts` maps URL prefixes
+ * ending in `/` to other folders (e.g. `{ '/bench-base/': '/path/to/dist' }` for bench/run.mjs --base).
  */
-export function serve(root = ROOT, port = 0, { log = false } = {}) {
-  const base = path.resolve(root);
+export function serve(root = ROOT, port = 0, { log = false, mounts = {} } = {}) {
   const server = http.createServer((req, res) => {
     const done = (status, headers, body) => {
       res.writeHead(status, { 'cache-control': 'no-store', ...headers });
@@ -52,7 +52,9 @@ export function serve(root = ROOT, port = 0, { log = false } = {}) {
       return done(400, { 'content-type': 'text/plain' }, 'bad request\n');
     }
     if (pathname === '/') return done(302, { location: '/www/' }, '');
-    let file = path.resolve(base, '.' + pathname);
+    const mount = Object.keys(mounts).find((p) => pathname.startsWith(p));
+    const base = path.resolve(mount ? mounts[mount] : root);
+    let file = path.resolve(base, '.' + (mount ? pathname.slice(mount.length - 1) : pathname));
     if (file !== base && !file.startsWith(base + path.sep)) {
       return done(403, { 'content-type': 'text/plain' }, 'forbidden\n');
     }

@@ -332,10 +332,12 @@ pub fn encode_chunk_into(
         .map_err(to_js)
 }
 
-/// `[elements per chunk, bytes per decoded element, bytes per stored element]` of a zarr.json
-/// array document (JSON text), so that the JS entry can allocate a chunk's output itself.
+/// `{elements, decodedSize, storedSize}` of a zarr.json array document (JSON text): elements per
+/// chunk, bytes per decoded element and bytes per stored element, so that the JS entry can
+/// allocate a chunk's output itself.
 #[wasm_bindgen(js_name = chunkLayout)]
-pub fn chunk_layout(metadata: &str) -> Result<Vec<u32>, JsValue> {
+pub fn chunk_layout(metadata: &str) -> Result<JsValue, JsValue> {
+    use serde::ser::{SerializeMap, Serializer as _};
     let m = chunk_meta(metadata).map_err(to_js)?;
     let n = u32::try_from(m.chunk_len).map_err(|_| {
         to_js(Error::new(
@@ -343,11 +345,12 @@ pub fn chunk_layout(metadata: &str) -> Result<Vec<u32>, JsValue> {
             format!("a chunk of {} elements is too large", m.chunk_len),
         ))
     })?;
-    Ok(vec![
-        n,
-        m.dtype.size() as u32,
-        m.chain.encoded_dtype().size() as u32,
-    ])
+    let ser = serde_wasm_bindgen::Serializer::json_compatible();
+    let mut o = (&ser).serialize_map(Some(3))?;
+    o.serialize_entry("elements", &n)?;
+    o.serialize_entry("decodedSize", &(m.dtype.size() as u32))?;
+    o.serialize_entry("storedSize", &(m.chain.encoded_dtype().size() as u32))?;
+    Ok(o.end()?)
 }
 
 /// Decodes into `out`, the bytes of a caller-supplied typed array of `data_type` with as many
@@ -462,34 +465,10 @@ pub fn data_type_name(data_type: &str) -> Result<String, JsValue> {
 /// The lenient forms a zarr.json array document (JSON text) relies on, as an array of
 /// `{pointer, message}` objects; throws when the document is invalid.
 #[wasm_bindgen(js_name = metadataWarnings)]
-pub fn metadata_warnings(metadata: &str) -> Result<js_sys::Array, JsValue> {
+pub fn metadata_warnings(metadata: &str) -> Result<JsValue, JsValue> {
     let ws = crate::metadata_warnings(metadata).map_err(to_js)?;
-    let out = js_sys::Array::new();
-    for w in ws {
-        let o = js_sys::Object::new();
-        // Setting a property on a fresh plain object cannot fail.
-        let _ = js_sys::Reflect::set(&o, &"pointer".into(), &JsValue::from_str(&w.pointer));
-        let _ = js_sys::Reflect::set(&o, &"message".into(), &JsValue::from_str(&w.message));
-        out.push(&o);
-    }
-    Ok(out)
-}
-
-fn set(o: &js_sys::Object, k: &str, v: &JsValue) {
-    // Setting a property on a fresh plain object cannot fail.
-    let _ = js_sys::Reflect::set(o, &JsValue::from_str(k), v);
-}
-
-fn diags(list: &[crate::error::Diag]) -> js_sys::Array {
-    let out = js_sys::Array::new();
-    for d in list {
-        let o = js_sys::Object::new();
-        set(&o, "path", &JsValue::from_str(&d.path));
-        set(&o, "code", &JsValue::from_str(d.code));
-        set(&o, "message", &JsValue::from_str(&d.message));
-        out.push(&o);
-    }
-    out
+    use serde::Serialize as _;
+    Ok(ws.serialize(&serde_wasm_bindgen::Serializer::json_compatible())?)
 }
 
 /// Validates metadata (JSON text: a zarr.json array document, a codecs list or one codec);
@@ -497,12 +476,17 @@ fn diags(list: &[crate::error::Diag]) -> js_sys::Array {
 /// `{valid, errors: [{path, code, message}], warnings: [...]}`; never throws.
 #[wasm_bindgen]
 pub fn validate(metadata: &str, data_type: Option<String>) -> JsValue {
+    use serde::ser::{SerializeMap, Serializer as _};
     let r = crate::validate(metadata, data_type.as_deref());
-    let o = js_sys::Object::new();
-    set(&o, "valid", &JsValue::from_bool(r.is_ok()));
-    set(&o, "errors", &diags(&r.errors));
-    set(&o, "warnings", &diags(&r.warnings));
-    o.into()
+    let ser = serde_wasm_bindgen::Serializer::json_compatible();
+    let out = (|| {
+        let mut m = (&ser).serialize_map(Some(3))?;
+        m.serialize_entry("valid", &r.is_ok())?;
+        m.serialize_entry("errors", &r.errors)?;
+        m.serialize_entry("warnings", &r.warnings)?;
+        m.end()
+    })();
+    out.unwrap_or_else(JsValue::from)
 }
 
 /// CF attributes (JSON text) and the packed data type to `{data_type, fill_value, codecs}` as

@@ -1,5 +1,30 @@
 //! The `bytes` codec (array -> bytes): little- or big-endian element bytes; the sub-byte and
 //! 4/6/8-bit types take one byte each, upper bits ignored on read and zero on write.
+//!
+//! - **Spec**: [Zarr v3 core, the `bytes` codec](https://zarr-specs.readthedocs.io/en/latest/v3/codecs/bytes/index.html)
+//!   (`zarr-specs/docs/v3/codecs/bytes/index.rst`).
+//! - **Names**: v3 `"bytes"` (array -> bytes; the short-hand `"bytes"` is the codec without a
+//!   configuration); no Zarr v2 id: a `.zarray`'s `dtype` byte order (`"<u2"`, `">u2"`) becomes
+//!   this codec's `endian` (`v2.rs`).
+//! - **Configuration**: `{"endian": "little" | "big"}`; `endian` is required for multi-byte
+//!   types (after the array -> array codecs) and may be left out for one-byte types.
+//!
+//! ```
+//! use zarr_scale_offset::{decode_chunk, encode_chunk, ErrorCode};
+//!
+//! let doc = |bytes: &str| format!(r#"{{"zarr_format": 3, "node_type": "array", "shape": [2],
+//!     "data_type": "uint16", "fill_value": 0,
+//!     "chunk_grid": {{"name": "regular", "configuration": {{"chunk_shape": [2]}}}},
+//!     "chunk_key_encoding": {{"name": "default"}}, "codecs": [{bytes}]}}"#);
+//! let big = doc(r#"{"name": "bytes", "configuration": {"endian": "big"}}"#);
+//! // Stored big-endian 0x0102, 0x0304; in memory little-endian.
+//! assert_eq!(decode_chunk(&big, &[1, 2, 3, 4])?, [2, 1, 4, 3]);
+//! assert_eq!(encode_chunk(&big, &[2, 1, 4, 3])?, [1, 2, 3, 4]);
+//! // uint16 needs an endian: the short-hand "bytes" is invalid metadata here.
+//! let e = decode_chunk(&doc(r#""bytes""#), &[1, 2, 3, 4]).unwrap_err();
+//! assert_eq!(e.code, ErrorCode::InvalidMetadata);
+//! # Ok::<(), zarr_scale_offset::Error>(())
+//! ```
 
 use crate::codec::{Binder, BoundArrayToBytes, CodecDef, CodecKind};
 use crate::dtype::DataType;

@@ -1,5 +1,37 @@
 //! The `cast_value` codec: scalar_map first (first duplicate wins; a NaN key matches every NaN),
 //! then exact representability, then rounding, then out_of_range.
+//!
+//! - **Spec**: [zarr-extensions `codecs/cast_value/README.md`](https://github.com/zarr-developers/zarr-extensions/blob/main/codecs/cast_value/README.md)
+//!   (merged with `scale_offset` in PR #43).
+//! - **Names**: v3 `"cast_value"` (array -> array); no Zarr v2 id (a v2 `fixedscaleoffset`
+//!   filter's `astype` is read by `numcodecs.fixedscaleoffset`, in `fixedscaleoffset.rs`).
+//! - **Configuration**: `data_type` (required: the encoded data type), `rounding`
+//!   (`"nearest-even"` by default, `"towards-zero"`, `"towards-positive"`, `"towards-negative"`,
+//!   `"nearest-away"`), `out_of_range` (`"clamp"` or `"wrap"`; absent: an error), `scalar_map`
+//!   (`{"encode": [[from, to], …], "decode": [[from, to], …]}`).
+//!
+//! ```
+//! use zarr_scale_offset::{decode, encode, DataType, ErrorCode};
+//!
+//! // float64 -> uint8 with NaN stored as 0, values rounded half to even and clamped.
+//! let codecs = r#"{"name": "cast_value", "configuration": {"data_type": "uint8",
+//!     "rounding": "nearest-even", "out_of_range": "clamp",
+//!     "scalar_map": {"encode": [["NaN", 0]], "decode": [[0, "NaN"]]}}}"#;
+//! let x: Vec<u8> = [f64::NAN, 2.5, 3.5, 300.0, -4.0].iter().flat_map(|v| v.to_le_bytes()).collect();
+//! let (stored_type, stored) = encode(codecs, "float64", &x)?;
+//! assert_eq!(stored_type, DataType::UInt8);
+//! assert_eq!(stored, [0, 2, 4, 255, 0]);
+//! let back = decode(codecs, "float64", &[0, 2, 255])?;
+//! let back: Vec<f64> = back.chunks(8).map(|b| f64::from_le_bytes(b.try_into().unwrap())).collect();
+//! assert!(back[0].is_nan());
+//! assert_eq!(back[1..], [2.0, 255.0]);
+//!
+//! // Without out_of_range, 300 does not fit uint8: an error naming the element.
+//! let strict = r#"{"name": "cast_value", "configuration": {"data_type": "uint8"}}"#;
+//! let e = encode(strict, "float64", &300f64.to_le_bytes()).unwrap_err();
+//! assert_eq!(e.code, ErrorCode::OutOfRange);
+//! # Ok::<(), zarr_scale_offset::Error>(())
+//! ```
 
 use crate::codec::cast::{cast_bits, same_value, show, value, Num, OutOfRange};
 use crate::codec::{

@@ -2,6 +2,43 @@
 //! x86-64 bit for bit (NumPy 2 promotion under NEP 50, NumPy's casts, x86-64 conversion
 //! instructions).
 //!
+//! - **Spec**: the section "Legacy `numcodecs.fixedscaleoffset` codec" of [zarr-extensions
+//!   `codecs/scale_offset/README.md`](https://github.com/zarr-developers/zarr-extensions/blob/main/codecs/scale_offset/README.md#legacy-numcodecsfixedscaleoffset-codec)
+//!   (with `astype` optional, as on the unmerged branch's
+//!   [`codecs/numcodecs.fixedscaleoffset/README.md`](https://github.com/zarr-developers/zarr-extensions/blob/numcodecs/codecs/numcodecs.fixedscaleoffset/README.md)),
+//!   and numcodecs' [`FixedScaleOffset`](https://numcodecs.readthedocs.io/en/stable/filter/fixedscaleoffset.html),
+//!   whose decode it reproduces.
+//! - **Names**: v3 `"numcodecs.fixedscaleoffset"` ([`NAME`], array -> array); Zarr v2 filter id
+//!   `"fixedscaleoffset"` ([`V2_ID`], in a `.zarray`'s `filters`, read by `v2.rs`).
+//! - **Configuration**: `{"offset": number, "scale": number, "dtype": type, "astype": type}`;
+//!   `dtype` and `astype` in NumPy spellings (`"<f4"`, `"float32"`; see [`parse_numpy_dtype`]),
+//!   `astype` defaulting to `dtype` (a `lenient_form` warning).
+//!
+//! ```
+//! use zarr_scale_offset::{decode, decode_chunk, encode, from_fixed_scale_offset, ErrorCode};
+//!
+//! // As numcodecs decodes: f32(-22874 / 10 + 1000) with the division in float64.
+//! let v3 = r#"{"name": "numcodecs.fixedscaleoffset",
+//!     "configuration": {"offset": 1000, "scale": 10, "dtype": "float32", "astype": "int16"}}"#;
+//! let x = decode(v3, "float32", &(-22874i16).to_le_bytes())?;
+//! assert_eq!(x, 0xC4A0_ECCDu32.to_le_bytes()); // -1287.4f32
+//!
+//! // The same filter in a Zarr v2 .zarray (the stored bytes are big-endian int16 here).
+//! let zarray = r#"{"zarr_format": 2, "shape": [1], "chunks": [1], "dtype": "<f4",
+//!     "compressor": null, "fill_value": 0, "order": "C", "filters": [{"id": "fixedscaleoffset",
+//!     "offset": 1000, "scale": 10, "dtype": "<f4", "astype": ">i2"}]}"#;
+//! assert_eq!(decode_chunk(zarray, &(-22874i16).to_be_bytes())?, x);
+//!
+//! // Read-only: encoding names the replacement, which from_fixed_scale_offset builds.
+//! let e = encode(v3, "float32", &x).unwrap_err();
+//! assert_eq!(e.code, ErrorCode::ReadOnly);
+//! assert_eq!(
+//!     from_fixed_scale_offset(v3, None)?,
+//!     r#"[{"name":"scale_offset","configuration":{"scale":10,"offset":1000}},{"name":"cast_value","configuration":{"data_type":"int16","rounding":"nearest-even","out_of_range":"wrap"}}]"#
+//! );
+//! # Ok::<(), zarr_scale_offset::Error>(())
+//! ```
+//!
 //! # What numcodecs does on decode
 //!
 //! `numcodecs.FixedScaleOffset.decode` is `dec = enc / scale + offset; dec.astype(dtype)` where

@@ -3,6 +3,45 @@
 //! `x * scale + offset`, zarr-extensions issue #64). Every operation is computed in the array's
 //! data type, one rounding per operation, never fused; an unrepresentable intermediate or result
 //! is an error.
+//!
+//! - **Spec**: `scale_offset`: [zarr-extensions `codecs/scale_offset/README.md`](https://github.com/zarr-developers/zarr-extensions/blob/main/codecs/scale_offset/README.md)
+//!   (merged in PR #43). `cf.scale_offset`: the proposal [zarr-extensions issue #64](https://github.com/zarr-developers/zarr-extensions/issues/64)
+//!   ("a multiply-to-unpack scale/offset codec"; no spec has landed, and the name is ours).
+//! - **Names**: v3 `"scale_offset"` and `"cf.scale_offset"` (array -> array); no Zarr v2 id (a
+//!   v2 `fixedscaleoffset` filter is `numcodecs.fixedscaleoffset`, in `fixedscaleoffset.rs`).
+//! - **Configuration**: `{"offset": scalar, "scale": scalar}`, both optional, each in the fill
+//!   value encoding of the data type the codec receives; no other key.
+//!
+//! ```
+//! use zarr_scale_offset::{decode, encode, DataType, ErrorCode};
+//!
+//! // float32 values packed into int16: (x - 1000) * 10 in float32, then cast_value (nearest-even).
+//! let codecs = r#"[{"name": "scale_offset", "configuration": {"offset": 1000, "scale": 10}},
+//!                  {"name": "cast_value", "configuration": {"data_type": "int16"}}]"#;
+//! let x: Vec<u8> = [1000.0f32, 1012.5, 987.25].iter().flat_map(|v| v.to_le_bytes()).collect();
+//! let (stored_type, stored) = encode(codecs, "float32", &x)?;
+//! assert_eq!(stored_type, DataType::Int16);
+//! let codes: Vec<i16> = stored.chunks(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
+//! assert_eq!(codes, [0, 125, -128]); // -127.5 rounds half to even
+//! let back = decode(codecs, "float32", &stored)?;
+//! let back: Vec<f32> = back.chunks(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+//! assert_eq!(back, [1000.0, 1012.5, -12.8f32 + 1000.0]);
+//!
+//! // cf.scale_offset multiplies to unpack (CF `scale_factor` 0.1); scale_offset divides by 10.
+//! let cf = r#"[{"name": "cf.scale_offset", "configuration": {"scale": 0.1, "offset": 0}},
+//!              {"name": "cast_value", "configuration": {"data_type": "uint8"}}]"#;
+//! let so = r#"[{"name": "scale_offset", "configuration": {"scale": 10, "offset": 0}},
+//!              {"name": "cast_value", "configuration": {"data_type": "uint8"}}]"#;
+//! let f64_of = |b: Vec<u8>| f64::from_le_bytes(b.try_into().unwrap());
+//! assert_eq!(f64_of(decode(cf, "float64", &[3])?), 0.30000000000000004); // 3 * 0.1
+//! assert_eq!(f64_of(decode(so, "float64", &[3])?), 0.3); // 3 / 10
+//!
+//! // Integer arithmetic is exact: int8 3 / 2 is an error, not 1.
+//! let half = r#"{"name": "scale_offset", "configuration": {"scale": 2}}"#;
+//! let e = decode(half, "int8", &[3]).unwrap_err();
+//! assert_eq!(e.code, ErrorCode::NotRepresentable);
+//! # Ok::<(), zarr_scale_offset::Error>(())
+//! ```
 
 use crate::codec::cast::{show, show_f64};
 use crate::codec::{

@@ -117,7 +117,8 @@ impl std::error::Error for Error {}
 pub type Result<T> = std::result::Result<T, Error>;
 
 /// A lenient form that was accepted on read (e.g. `"+Infinity"`, `1000.0` for an integer type),
-/// at a JSON pointer, with the strict spelling to write instead.
+/// at a JSON pointer, with the strict spelling to write instead. Serialises (feature `serde`) as
+/// `{pointer, message}`, the shape of the JS `metadataWarnings` entries.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Warning {
     /// JSON pointer of the value.
@@ -127,7 +128,8 @@ pub struct Warning {
 }
 
 /// One finding of the validator: a JSON pointer (RFC 6901; "" is the whole document), a stable
-/// code and a message.
+/// code and a message. Serialises (feature `serde`) as `{path, code, message}`, the shape of the
+/// JS `validate` entries.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diag {
     /// JSON pointer of the field.
@@ -204,5 +206,35 @@ impl Report {
                 message: d.message.clone(),
             })
             .collect()
+    }
+}
+
+// Serialised as maps with string keys, not derived as structs: serde-wasm-bindgen interns struct
+// field names in a HashMap, whose code cost ~1 KB gzip in what a browser downloads (measured
+// against the same impls as maps); a serializer that writes maps as plain objects
+// (`serde_wasm_bindgen::Serializer::json_compatible()`) gives the same JS objects.
+
+/// `{pointer, message}`.
+#[cfg(feature = "serde")]
+impl serde::Serialize for Warning {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(2))?;
+        m.serialize_entry("pointer", &self.pointer)?;
+        m.serialize_entry("message", &self.message)?;
+        m.end()
+    }
+}
+
+/// `{path, code, message}`.
+#[cfg(feature = "serde")]
+impl serde::Serialize for Diag {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(3))?;
+        m.serialize_entry("path", &self.path)?;
+        m.serialize_entry("code", self.code)?;
+        m.serialize_entry("message", &self.message)?;
+        m.end()
     }
 }
