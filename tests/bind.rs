@@ -1,14 +1,8 @@
 //! The bind API (`zarr_scale_offset::bind`, `Bound`): values against expectations computed here
 //! with plain Rust arithmetic, the fill value flowing forward through the codecs, errors with
 //! their codes and pointers, and one handle reused for many chunks.
-// Test code may unwrap, index and panic (the workspace lints deny it in the library).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic,
-    clippy::unreachable
-)]
+// Test code may unwrap, index and panic (the workspace lints deny them in the library).
+#![allow(clippy::restriction)]
 
 use zarr_scale_offset::json::parse;
 use zarr_scale_offset::{bind, decode, encode, Bound, DataType, ErrorCode};

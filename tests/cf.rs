@@ -1,12 +1,6 @@
 //! cf.scale_offset against xarray.decode_cf's rule, and from_cf's choice of data type.
-// Test code may unwrap, index and panic (the workspace lints deny it in the library).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic,
-    clippy::unreachable
-)]
+// Test code may unwrap, index and panic (the workspace lints deny them in the library).
+#![allow(clippy::restriction)]
 
 use zarr_scale_offset::json::{parse, Json};
 use zarr_scale_offset::{decode, decode_chunk, encode_chunk, from_cf, validate};

@@ -1,14 +1,8 @@
 //! Native conformance runner: every vector of the implemented families in tests/fixtures/vectors
 //! through the chunk API and the typed-array (array->array) API, byte for byte (any NaN equals
 //! any NaN for float types; only the low bits of sub-byte stored values count).
-// Test code may unwrap, index and panic (the workspace lints deny it in the library).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic,
-    clippy::unreachable
-)]
+// Test code may unwrap, index and panic (the workspace lints deny them in the library).
+#![allow(clippy::restriction)]
 
 use std::fs;
 

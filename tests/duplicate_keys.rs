@@ -1,14 +1,8 @@
 //! Duplicate JSON keys are `invalid_metadata` at the pointer of the duplicate, in every object of
 //! every JSON text input: the cases of `tests/duplicate_keys.json` (shared with the JS tests)
 //! through `validate` and through the strict API.
-// Test code may unwrap, index and panic (the workspace lints deny it in the library).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic,
-    clippy::unreachable
-)]
+// Test code may unwrap, index and panic (the workspace lints deny them in the library).
+#![allow(clippy::restriction)]
 
 use zarr_scale_offset::chain::{parse_entry, Chain};
 use zarr_scale_offset::codec::fixedscaleoffset::FixedScaleOffset;

@@ -6,14 +6,8 @@
 //!
 //! The stores are compressed; this crate does not decompress, so the test inflates each chunk
 //! with `python3`'s zlib (python3 is on every machine of this project).
-// Test code may unwrap, index and panic (the workspace lints deny it in the library).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic,
-    clippy::unreachable
-)]
+// Test code may unwrap, index and panic (the workspace lints deny them in the library).
+#![allow(clippy::restriction)]
 
 use std::fs;
 use std::io::Write;

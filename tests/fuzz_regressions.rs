@@ -5,14 +5,8 @@
 //! File formats: `json_validate`, `from_cf` and `from_fixed_scale_offset` files are raw fuzz
 //! inputs; `chunk` and
 //! `codec_bind` files are metadata text, a 0x00 byte, then data bytes.
-// Test code may unwrap, index and panic (the workspace lints deny it in the library).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic,
-    clippy::unreachable
-)]
+// Test code may unwrap, index and panic (the workspace lints deny them in the library).
+#![allow(clippy::restriction)]
 
 #[path = "../fuzz/checks.rs"]
 mod checks;

@@ -2,29 +2,17 @@
 //! not use it: Rust's native casts (round-to-nearest-even) plus neighbour arithmetic on the raw
 //! bits for the directed modes, and, for the narrow formats, the sorted list of every value the
 //! format has.
-// Test code may unwrap, index and panic (the workspace lints deny it in the library).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic,
-    clippy::unreachable
-)]
+// Test code may unwrap, index and panic (the workspace lints deny them in the library).
+#![allow(clippy::restriction)]
 
 use zarr_scale_offset::num::{
     decompose_f64, round_to_float, round_to_int, FloatFormat, Rounded, RoundingMode, FORMATS,
 };
 use RoundingMode::*;
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+#[path = "support/rng.rs"]
+mod rng;
+use rng::Rng;
 
 /// The expected result of rounding x (strictly between lo and hi, neighbours in the format).
 fn pick(mode: RoundingMode, x: f64, lo: f64, hi: f64, lo_even: bool) -> f64 {

@@ -13,14 +13,8 @@
 //! normal, the largest finite value, ±Inf, NaN with random payloads and signs, exact ties
 //! between two neighbours of the target type and the values one step either side of them, the
 //! int64/uint64 extremes and powers of two around 2^53, 2^63 and 2^64, plus uniform random codes.
-// Test code may unwrap, index and panic (the workspace lints deny it in the library).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic,
-    clippy::unreachable
-)]
+// Test code may unwrap, index and panic (the workspace lints deny them in the library).
+#![allow(clippy::restriction)]
 
 #[path = "reference/big.rs"]
 mod big;
@@ -37,21 +31,9 @@ use zarr_scale_offset::{decode, encode};
 /// long buffers through the SIMD kernels, scale_offset, chains).
 const WASM: bool = cfg!(target_arch = "wasm32");
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn pick<'a, T>(&mut self, v: &'a [T]) -> &'a T {
-        &v[self.below(v.len() as u64) as usize]
-    }
-}
+#[path = "support/rng.rs"]
+mod rng;
+use rng::Rng;
 
 fn dt(name: &str) -> Dt {
     *TYPES.iter().find(|d| d.name == name).expect("type")

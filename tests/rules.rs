@@ -1,13 +1,7 @@
 //! Named tests for the numeric rules of spec.md §1, §2, §4, §5: every bad input has an error
 //! code asserted; every accepted form has its value checked against a hand-derived expectation.
-// Test code may unwrap, index and panic (the workspace lints deny it in the library).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic,
-    clippy::unreachable
-)]
+// Test code may unwrap, index and panic (the workspace lints deny them in the library).
+#![allow(clippy::restriction)]
 
 use zarr_scale_offset::dtype::ALL;
 use zarr_scale_offset::{

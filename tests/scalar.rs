@@ -1,13 +1,7 @@
 //! Fill-value scalars of every data type (src/json/scalar.rs): strict and lenient forms, every
 //! small integer and float code, the shortest decimal, rejections with their messages.
-// Test code may unwrap, index and panic (the workspace lints deny it in the library).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic,
-    clippy::unreachable
-)]
+// Test code may unwrap, index and panic (the workspace lints deny them in the library).
+#![allow(clippy::restriction)]
 use std::cmp::Ordering;
 use std::time::{Duration, Instant};
 use zarr_scale_offset::dtype::Kind;
@@ -75,21 +69,9 @@ fn fmt_of(dt: DataType) -> FloatFormat {
     dt.float().unwrap()
 }
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + self.below((hi - lo + 1) as u64) as i64
-    }
-}
+#[path = "support/rng.rs"]
+mod rng;
+use rng::Rng;
 
 /// Our table-free shortest writer agrees with Rust's `{:?}` (Grisu/Dragon) on float64 and
 /// float32: random bit patterns, every power of two, the extremes, subnormals, and values

@@ -1,12 +1,6 @@
 //! The validator: every problem with its JSON pointer and code, all of them in one pass.
-// Test code may unwrap, index and panic (the workspace lints deny it in the library).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic,
-    clippy::unreachable
-)]
+// Test code may unwrap, index and panic (the workspace lints deny them in the library).
+#![allow(clippy::restriction)]
 
 use zarr_scale_offset::{validate, ErrorCode};
 

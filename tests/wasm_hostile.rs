@@ -1,13 +1,7 @@
 //! Hostile inputs through the wasm exports, in Node (`wasm-pack test --node`). The bodies live
 //! in `tests/common/hostile.rs`, shared with `tests/wasm_hostile_web.rs` (headless Chromium).
-// Test code may unwrap, index and panic (the workspace lints deny it in the library).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic,
-    clippy::unreachable
-)]
+// Test code may unwrap, index and panic (the workspace lints deny them in the library).
+#![allow(clippy::restriction)]
 
 #[path = "common/hostile.rs"]
 mod hostile;

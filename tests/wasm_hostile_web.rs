@@ -1,13 +1,7 @@
 //! Hostile inputs through the wasm exports, in headless Chromium (`wasm-pack test --headless
 //! --chrome`). The bodies live in `tests/common/hostile.rs`, shared with `tests/wasm_hostile.rs`.
-// Test code may unwrap, index and panic (the workspace lints deny it in the library).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic,
-    clippy::unreachable
-)]
+// Test code may unwrap, index and panic (the workspace lints deny them in the library).
+#![allow(clippy::restriction)]
 
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 

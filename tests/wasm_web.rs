@@ -1,14 +1,8 @@
 //! wasm-bindgen tests of the JS-facing exports, run in headless Chromium
 //! (`wasm-pack test --headless --chrome`). The test bodies live in `tests/common/mod.rs`, shared
 //! with `tests/wasm_node.rs`.
-// Test code may unwrap, index and panic (the workspace lints deny it in the library).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic,
-    clippy::unreachable
-)]
+// Test code may unwrap, index and panic (the workspace lints deny them in the library).
+#![allow(clippy::restriction)]
 
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 

@@ -5,26 +5,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import * as z from 'zarr-scale-offset';
-import { DTYPE_NAMES, bytesOf } from './helpers.mjs';
+import { DTYPE_NAMES, bytesOf, throwsCode } from './helpers.mjs';
 
 const HAS_FLOAT16 = typeof globalThis.Float16Array === 'function';
-
-/** Asserts that fn throws an Error with this .code (and a non-empty message matching `re`). */
-function throwsCode(fn, code, re) {
-  let err;
-  try {
-    fn();
-  } catch (e) {
-    err = e;
-  }
-  assert.ok(err !== undefined, `expected an error with code ${code}, but nothing was thrown`);
-  assert.ok(err instanceof Error, `expected an Error, got ${err}`);
-  assert.equal(err.code, code, `wrong code; message: ${err.message}`);
-  assert.equal(typeof err.message, 'string');
-  assert.ok(err.message.length > 0, 'empty message');
-  if (re) assert.match(err.message, re);
-  return err;
-}
 
 function meta(dataType, n, codecs, fill = 0) {
   return {

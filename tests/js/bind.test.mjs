@@ -7,22 +7,9 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 
 import * as z from 'zarr-scale-offset';
+import { throwsCode } from './helpers.mjs';
 
 before(() => z.ready());
-
-/** Asserts that fn throws an Error with this .code and a message matching `re`. */
-function throwsCode(fn, code, re) {
-  let err;
-  try {
-    fn();
-  } catch (e) {
-    err = e;
-  }
-  assert.ok(err instanceof Error, `expected an Error with code ${code}, got ${err}`);
-  assert.equal(err.code, code, `wrong code; message: ${err.message}`);
-  if (re) assert.match(err.message, re);
-  return err;
-}
 
 // Round half to even, for |y| < 2^52 (floor and the subtraction are exact there).
 function roundHalfEven(y) {

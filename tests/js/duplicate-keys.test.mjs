@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import * as z from 'zarr-scale-offset';
-import { ROOT } from './helpers.mjs';
+import { ROOT, throwsCode } from './helpers.mjs';
 
 const FIXTURE = JSON.parse(readFileSync(path.join(ROOT, 'tests', 'duplicate_keys.json'), 'utf8'));
 const ARRAYS = { Float32Array, Float64Array };
@@ -36,14 +36,7 @@ function checkValidate(c, metadata, dataType) {
 }
 
 function throwsDuplicate(c, what, fn) {
-  let err;
-  try {
-    fn();
-  } catch (e) {
-    err = e;
-  }
-  assert.ok(err instanceof Error, `${c.id}: ${what} accepted a duplicate key`);
-  assert.equal(err.code, 'invalid_metadata', `${c.id}: ${what}: ${err.message}`);
+  const err = throwsCode(fn, 'invalid_metadata', undefined, `${c.id}: ${what}`);
   assert.ok(err.message.startsWith(`${c.pointer}: duplicate key`), `${c.id}: ${what}: ${err.message}`);
 }
 

@@ -2,6 +2,7 @@
 // with the fixture rules (any NaN equals any NaN; only the low bits of stored sub-byte and
 // 4/6/8-bit values count), and conversion of stored bytes to in-memory order.
 
+import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -251,3 +252,24 @@ export const ERROR_CODES = new Set([
   'read_only',
   'not_ready',
 ]);
+
+/**
+ * Asserts that `fn` throws an Error with this `.code` and a non-empty message (matching `re` when
+ * given); returns the error. `label` starts every assertion message.
+ */
+export function throwsCode(fn, code, re, label = '') {
+  const at = label ? `${label}: ` : '';
+  let err;
+  try {
+    fn();
+  } catch (e) {
+    err = e;
+  }
+  assert.ok(err !== undefined, `${at}expected an error with code ${code}, but nothing was thrown`);
+  assert.ok(err instanceof Error, `${at}expected an Error, got ${err}`);
+  assert.equal(err.code, code, `${at}wrong code; message: ${err.message}`);
+  assert.equal(typeof err.message, 'string');
+  assert.ok(err.message.length > 0, `${at}empty message`);
+  if (re) assert.match(err.message, re);
+  return err;
+}
