@@ -188,14 +188,19 @@ impl ArrayChain {
         let mut links = Vec::with_capacity(entries.len());
         for e in entries {
             let p = entry_pointer(base, e.index);
+            let binder = lookup(e.name).map(|d| d.binder);
             let Some(input) = cur else {
-                // Unknown input type: nothing more can be checked downstream.
-                if known_codec(e.name).is_none() {
-                    skip_unknown(e, &p, report);
+                // Unknown input type: each configuration is still checked on its own (and a
+                // cast_value names the type the codecs after it receive); nothing is bound.
+                match binder {
+                    Some(Binder::Array(bind)) => cur = bind(e.config, &p, None, report).encoded,
+                    Some(_) => {}
+                    None => {
+                        skip_unknown(e, &p, report);
+                    }
                 }
                 continue;
             };
-            let binder = lookup(e.name).map(|d| d.binder);
             let Some(Binder::Array(bind)) = binder else {
                 if binder.is_some() {
                     report.error(unsupported(&p, e.name));
@@ -207,7 +212,7 @@ impl ArrayChain {
                 }
                 continue;
             };
-            let b = bind(e.config, &p, input, report);
+            let b = bind(e.config, &p, Some(input), report);
             cur = b.encoded;
             let Some(codec) = b.codec else {
                 cur_fill = None;

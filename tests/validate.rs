@@ -259,3 +259,58 @@ fn shape_and_grid_consistency() {
         ]
     );
 }
+
+/// Without a data type (a codec or codecs list validated alone, or a document whose data type is
+/// bad), each configuration is still checked for everything but the scalars of that type: its
+/// keys, its modes, cast_value's data type, and the array->array codecs after a cast_value
+/// against the type it names.
+#[test]
+fn configurations_are_checked_without_a_data_type() {
+    let cases: Vec<(&str, Vec<&str>)> = vec![
+        (
+            r#"{"name":"scale_offset","configuration":{"bogus":1,"scale":0}}"#,
+            vec!["/configuration/bogus"],
+        ),
+        (
+            r#"{"name":"cf.scale_offset","configuration":[1]}"#,
+            vec!["/configuration"],
+        ),
+        (
+            r#"{"name":"cast_value","configuration":{"data_type":"int8","rounding":"bad","out_of_range":"saturate"}}"#,
+            vec!["/configuration/rounding", "/configuration/out_of_range"],
+        ),
+        (
+            r#"{"name":"cast_value","configuration":{"data_type":"float32","out_of_range":"wrap"}}"#,
+            vec!["/configuration/out_of_range"],
+        ),
+        (
+            r#"{"name":"cast_value","configuration":{"data_type":"int8","scalar_map":{"encode":[[1,300]]}}}"#,
+            vec!["/configuration/scalar_map/encode/0/1"],
+        ),
+        (r#"{"name":"numcodecs.fixedscaleoffset"}"#, vec![""]),
+        (
+            r#"[{"name":"cast_value","configuration":{"data_type":"uint16"}},{"name":"scale_offset","configuration":{"offset":1.5}}]"#,
+            vec!["/1/configuration/offset"],
+        ),
+    ];
+    for (text, want) in cases {
+        let got: Vec<String> = errs(text, None).into_iter().map(|e| e.0).collect();
+        assert_eq!(got, want, "{text}");
+        // With a data type they fail too.
+        assert!(!validate(text, Some("float32")).errors.is_empty(), "{text}");
+    }
+    // A document with a bad data type: its codecs' configurations are still reported.
+    let d = doc(
+        "\"nope\"",
+        "0",
+        r#"[{"name":"scale_offset","configuration":{"factor":2}},{"name":"cast_value","configuration":{"data_type":"uint8","rounding":"up"}},"bytes"]"#,
+    );
+    assert_eq!(
+        errs(&d, None),
+        vec![
+            ("/data_type".to_string(), "unsupported_data_type"),
+            ("/codecs/0/configuration/factor".to_string(), IM),
+            ("/codecs/1/configuration/rounding".to_string(), IM),
+        ]
+    );
+}

@@ -55,8 +55,15 @@ pub const CODECS: &[CodecDef] = &[CodecDef {
     binder: Binder::Array(bind),
 }];
 
-fn bind(config: Option<&Json>, pointer: &str, from: DataType, report: &mut Report) -> ArrayBinding {
-    let (codec, encoded) = CastValue::parse(config, pointer, from, report);
+/// Binds a configuration to the data type it receives; when that is unknown (`None`, already
+/// reported), everything but the scalars of that type is still checked.
+fn bind(
+    config: Option<&Json>,
+    pointer: &str,
+    from: Option<DataType>,
+    report: &mut Report,
+) -> ArrayBinding {
+    let (codec, encoded) = CastValue::parse_for(config, pointer, from, report);
     ArrayBinding {
         codec: codec.map(|c| Box::new(c) as Box<dyn BoundArrayCodec>),
         encoded,
@@ -209,6 +216,18 @@ impl CastValue {
         from: DataType,
         report: &mut Report,
     ) -> (Option<Self>, Option<DataType>) {
+        Self::parse_for(config, pointer, Some(from), report)
+    }
+
+    /// [`CastValue::parse`] for an input data type that may be unknown (`None`, already
+    /// reported): the configuration is checked all the same, but for the scalars of that type,
+    /// and no codec is bound.
+    pub fn parse_for(
+        config: Option<&Json>,
+        pointer: &str,
+        from: Option<DataType>,
+        report: &mut Report,
+    ) -> (Option<Self>, Option<DataType>) {
         let errors_before = report.error_count();
         let cfg_ptr = pointer_push(pointer, "configuration");
         let Some(cfg) = config else {
@@ -273,14 +292,14 @@ impl CastValue {
             .and_then(|sm| Fields::open(sm, &cfg.at("scalar_map"), "scalar_map", &sm_keys, report));
         if let Some(sm) = sm {
             if let Some(v) = sm.get("encode") {
-                encode_map = parse_map(v, &sm.at("encode"), Some(from), to, report);
+                encode_map = parse_map(v, &sm.at("encode"), from, to, report);
             }
             if let Some(v) = sm.get("decode") {
-                decode_map = parse_map(v, &sm.at("decode"), to, Some(from), report);
+                decode_map = parse_map(v, &sm.at("decode"), to, from, report);
             }
         }
-        match to {
-            Some(to) if report.error_count() == errors_before => (
+        match (from, to) {
+            (Some(from), Some(to)) if report.error_count() == errors_before => (
                 Some(CastValue {
                     kernels: PerDirection {
                         encode: CastKernel::select(from, to, rounding, &encode_map),

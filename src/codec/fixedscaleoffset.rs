@@ -290,7 +290,30 @@ pub const CODECS: &[CodecDef] = &[CodecDef {
     binder: Binder::Array(bind),
 }];
 
-fn bind(config: Option<&Json>, pointer: &str, dtype: DataType, report: &mut Report) -> ArrayBinding {
+/// Binds a configuration to the data type it receives; when that is unknown (`None`, already
+/// reported), the configuration is checked on its own and no codec is bound.
+fn bind(
+    config: Option<&Json>,
+    pointer: &str,
+    dtype: Option<DataType>,
+    report: &mut Report,
+) -> ArrayBinding {
+    let Some(dtype) = dtype else {
+        match config {
+            Some(cfg) => {
+                let cfg_ptr = pointer_push(pointer, "configuration");
+                FixedScaleOffset::parse_at(cfg, &cfg_ptr, None, Form::V3, report);
+            }
+            None => report.error(Error::metadata(
+                pointer,
+                format!("{NAME} requires a \"configuration\" with \"offset\" and \"scale\""),
+            )),
+        }
+        return ArrayBinding {
+            codec: None,
+            encoded: None,
+        };
+    };
     let codec = FixedScaleOffset::parse(config, pointer, dtype, report);
     ArrayBinding {
         encoded: codec.as_ref().map(FixedScaleOffset::encoded_dtype),

@@ -115,8 +115,9 @@ pub struct ArrayBinding {
 }
 
 /// Binds an array -> array codec: `(configuration, pointer of the codec object, the data type
-/// it receives, report)`.
-pub type BindArrayFn = fn(Option<&Json>, &str, DataType, &mut Report) -> ArrayBinding;
+/// it receives, report)`. The data type is `None` when it is unknown (already reported): the
+/// configuration is then checked as far as it can be without it, and no codec is bound.
+pub type BindArrayFn = fn(Option<&Json>, &str, Option<DataType>, &mut Report) -> ArrayBinding;
 
 /// Binds an array -> bytes codec: `(configuration, pointer, the data type it receives when
 /// known, report)`.

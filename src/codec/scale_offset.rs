@@ -71,19 +71,42 @@ pub const CODECS: &[CodecDef] = &[CodecDef {
 }];
 
 /// Binds a `scale_offset` (`conv`: or `cf.scale_offset`) configuration to the data type it
-/// receives.
+/// receives; when that is unknown (`None`, already reported), only the configuration's shape is
+/// checked (its keys; the scalars need the data type).
 pub(crate) fn bind(
     conv: Convention,
     config: Option<&Json>,
     pointer: &str,
-    dtype: DataType,
+    dtype: Option<DataType>,
     report: &mut Report,
 ) -> ArrayBinding {
+    let Some(dtype) = dtype else {
+        read_config(conv, config, pointer, report);
+        return ArrayBinding {
+            codec: None,
+            encoded: None,
+        };
+    };
     ArrayBinding {
         codec: ScaleOffset::parse(conv, config, pointer, dtype, report)
             .map(|c| Box::new(c) as Box<dyn BoundArrayCodec>),
         encoded: Some(dtype),
     }
+}
+
+/// Reads the configuration's shape (an object of at most `offset` and `scale`), before it meets
+/// a data type: its pointer and the opened object.
+fn read_config<'a>(
+    conv: Convention,
+    config: Option<&'a Json>,
+    pointer: &str,
+    report: &mut Report,
+) -> (String, Option<Fields<'a>>) {
+    let cfg_ptr = pointer_push(pointer, "configuration");
+    let what = format!("the {} configuration", conv.name());
+    let keys = ["offset", "scale"];
+    let cfg = config.and_then(|c| Fields::open(c, &cfg_ptr, &what, &keys, report));
+    (cfg_ptr, cfg)
 }
 
 /// Arithmetic selected once at bind time.
@@ -161,10 +184,7 @@ impl ScaleOffset {
         report: &mut Report,
     ) -> Option<Self> {
         let errors_before = report.error_count();
-        let cfg_ptr = pointer_push(pointer, "configuration");
-        let what = format!("the {} configuration", conv.name());
-        let keys = ["offset", "scale"];
-        let cfg = config.and_then(|c| Fields::open(c, &cfg_ptr, &what, &keys, report));
+        let (cfg_ptr, cfg) = read_config(conv, config, pointer, report);
         let read = |k: &str, report: &mut Report| {
             scalar(dtype, cfg.as_ref()?.get(k)?, &pointer_push(&cfg_ptr, k), report)
         };

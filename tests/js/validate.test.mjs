@@ -122,3 +122,16 @@ test('numcodecs.fixedscaleoffset: read-only, its replacement, and v2 .zarray doc
   assert.equal(z.validate(zarray).valid, true);
   assert.deepEqual(Array.from(z.decodeChunk(zarray, new Uint8Array([0, 1, 9, 255]))), Array.from(out));
 });
+
+test('validate without a data type still checks each configuration (all but its typed scalars)', () => {
+  const r = z.validate('[{"name":"scale_offset","configuration":{"bogus":1}},{"name":"cast_value","configuration":{"data_type":"int8","rounding":"bad"}}]');
+  assert.equal(r.valid, false);
+  assert.deepEqual(
+    r.errors.map((e) => [e.path, e.code]),
+    [
+      ['/0/configuration/bogus', 'invalid_metadata'],
+      ['/1/configuration/rounding', 'invalid_metadata'],
+    ],
+  );
+  assert.deepEqual(r.warnings.map((w) => w.code), ['no_data_type']);
+});
