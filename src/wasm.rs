@@ -6,6 +6,7 @@ use wasm_bindgen::prelude::*;
 use crate::chain::ArrayChain;
 use crate::codec::RunOptions;
 use crate::error::{Error, ErrorCode, Result as CrateResult};
+use crate::kernels::IO_TILE;
 use crate::metadata::ArrayMeta;
 use crate::Direction;
 use js_sys::Uint8Array;
@@ -114,12 +115,10 @@ fn array_chain(codecs: &str, data_type: &str) -> CrateResult<Rc<ArrayChain>> {
     )
 }
 
-/// Elements per tile moved between JS and wasm memory.
-const IO_TILE: usize = 131072;
-
 /// Runs `f` (a whole-buffer encode or decode) from the JS bytes `data` (elements of `in_size`
-/// bytes) into the JS bytes `out` (elements of `out_size` bytes), tile by tile. A failing tile
-/// is rerun over the whole input, so that the error names its element's index in the chunk.
+/// bytes) into the JS bytes `out` (elements of `out_size` bytes), in I/O tiles (the outer level
+/// of the one tiling, `kernels::IO_TILE`). A failing tile is rerun over the whole input, so that
+/// the chain's reference names the failing element by its index in the chunk.
 #[inline(never)]
 fn stream(
     data: &Uint8Array,

@@ -37,9 +37,25 @@ pub use pipeline::{pipeline, Stage, StageRun};
 
 use crate::error::Result;
 
+// One tiling, three nested sizes (each a whole number of the one below, so the pieces of a chunk
+// line up): the wasm bindings move a chunk between JS and wasm memory in I/O tiles (no
+// chunk-sized buffer in wasm memory, one copy call per tile); the chain's pipeline runs every
+// codec over each cache-sized tile of an I/O tile; a codec's kernel runs a tile in blocks, and a
+// block it declines is redone by the reference.
+
 /// Elements per block of a block kernel: small enough that a declined block costs little to
 /// redo with the reference, large enough to amortise the call.
 pub const BLOCK: usize = 256;
+
+/// Elements per pipeline tile: two scratch tiles of at most 8-byte elements (2 x 16 KiB) stay in
+/// the L1/L2 cache while every codec of a chain runs over them.
+pub const TILE: usize = 8 * BLOCK;
+
+/// Elements per I/O tile moved between JS and wasm memory: at most 1 MiB of 8-byte elements each
+/// way, and few enough JS calls that their cost does not show (64 pipeline tiles).
+pub const IO_TILE: usize = 64 * TILE;
+
+const _: () = assert!(TILE % BLOCK == 0 && IO_TILE % TILE == 0);
 
 /// Seals [`Elem`]: only this module's primitive types implement it, so `SIZE` is never 0 (the
 /// kernels split buffers with `chunks_exact(SIZE)`, which panics on 0) and `load`/`store` always

@@ -2,11 +2,8 @@
 //! stage while it is in cache, so decoding a chunk reads and writes main memory once instead of
 //! once per codec, and needs no chunk-sized intermediate buffers.
 
-use super::Scratch;
+use super::{Scratch, TILE};
 use crate::error::Result;
-
-/// Elements per tile (two scratch tiles of at most 8-byte elements: 2 x 16 KiB).
-pub const TILE: usize = 2048;
 
 /// A stage's run over whole (tile) buffers.
 pub type StageRun<'a> = &'a dyn Fn(&[u8], &mut [u8]) -> Result<()>;
