@@ -182,6 +182,19 @@ impl ArrayChain {
         fill: Option<u64>,
         report: &mut Report,
     ) -> Option<ArrayChain> {
+        Self::bind_typed(entries, base, dtype, fill, report).0
+    }
+
+    /// [`ArrayChain::bind`], and the data type after the codecs whenever it is known, even when
+    /// the chain does not bind (an unknown array data type, a codec with errors): the
+    /// array -> bytes codec is then still checked against it.
+    pub(crate) fn bind_typed(
+        entries: &[Entry],
+        base: &str,
+        dtype: Option<DataType>,
+        fill: Option<u64>,
+        report: &mut Report,
+    ) -> (Option<ArrayChain>, Option<DataType>) {
         let errors_before = report.error_count();
         let mut cur = dtype;
         let mut cur_fill = fill;
@@ -227,10 +240,11 @@ impl ArrayChain {
             cur = Some(codec.encoded_type());
             links.push(Link { pointer: p, codec });
         }
-        let decoded = dtype?;
-        let encoded = cur?;
+        let (Some(decoded), Some(encoded)) = (dtype, cur) else {
+            return (None, cur);
+        };
         if report.error_count() > errors_before {
-            return None;
+            return (None, cur);
         }
         let fused = match links.as_slice() {
             [a, b] => a.codec.fuse(&*b.codec),
@@ -243,13 +257,14 @@ impl ArrayChain {
             }
             None => Plan::Pipeline,
         });
-        Some(ArrayChain {
+        let chain = ArrayChain {
             links,
             decoded,
             encoded,
             encoded_fill: cur_fill,
             plan,
-        })
+        };
+        (Some(chain), Some(encoded))
     }
 
     /// The data type after all codecs.
@@ -561,10 +576,9 @@ impl Chain {
                 "codecs has no array->bytes codec (e.g. \"bytes\")",
             ));
         }
-        let array = ArrayChain::bind(&array_entries, pointer, dtype, fill, report);
+        let (array, input) = ArrayChain::bind_typed(&array_entries, pointer, dtype, fill, report);
         let bytes = bytes_entry.and_then(|be| {
             let bp = pointer_index(pointer, be.index);
-            let input = array.as_ref().map(ArrayChain::encoded_dtype);
             bind_bytes(&be, &bp, input, report)
         });
         for (p, e) in bytes_to_bytes {

@@ -313,4 +313,23 @@ fn configurations_are_checked_without_a_data_type() {
             ("/codecs/1/configuration/rounding".to_string(), IM),
         ]
     );
+    // The bytes codec after a cast_value is checked against the type cast_value names, whether
+    // the array's data type is bad or a codec before it has an error.
+    let bytes_after =
+        r#"[{"name":"cast_value","configuration":{"data_type":"uint16"}},{"name":"bytes"}]"#;
+    assert_eq!(
+        errs(&doc("\"nope\"", "0", bytes_after), None),
+        vec![
+            ("/data_type".to_string(), "unsupported_data_type"),
+            ("/codecs/1/configuration/endian".to_string(), IM),
+        ]
+    );
+    let bytes_after_error = r#"[{"name":"scale_offset","configuration":{"scale":0}},{"name":"cast_value","configuration":{"data_type":"uint16"}},{"name":"bytes"}]"#;
+    assert_eq!(
+        errs(&doc("\"float32\"", "0", bytes_after_error), None),
+        vec![
+            ("/codecs/0/configuration/scale".to_string(), IM),
+            ("/codecs/2/configuration/endian".to_string(), IM),
+        ]
+    );
 }
