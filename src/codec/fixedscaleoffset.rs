@@ -298,23 +298,7 @@ fn bind(
     dtype: Option<DataType>,
     report: &mut Report,
 ) -> ArrayBinding {
-    let Some(dtype) = dtype else {
-        match config {
-            Some(cfg) => {
-                let cfg_ptr = pointer_push(pointer, "configuration");
-                FixedScaleOffset::parse_at(cfg, &cfg_ptr, None, Form::V3, report);
-            }
-            None => report.error(Error::metadata(
-                pointer,
-                format!("{NAME} requires a \"configuration\" with \"offset\" and \"scale\""),
-            )),
-        }
-        return ArrayBinding {
-            codec: None,
-            encoded: None,
-        };
-    };
-    let codec = FixedScaleOffset::parse(config, pointer, dtype, report);
+    let codec = FixedScaleOffset::parse_for(config, pointer, dtype, report);
     ArrayBinding {
         encoded: codec.as_ref().map(FixedScaleOffset::encoded_dtype),
         codec: codec.map(|c| Box::new(c) as Box<dyn BoundArrayCodec>),
@@ -390,6 +374,17 @@ impl FixedScaleOffset {
         array_dtype: DataType,
         report: &mut Report,
     ) -> Option<FixedScaleOffset> {
+        Self::parse_for(config, pointer, Some(array_dtype), report)
+    }
+
+    /// [`FixedScaleOffset::parse`] for a data type that may be unknown (`None`, already
+    /// reported): the configuration is checked on its own and no codec is bound.
+    fn parse_for(
+        config: Option<&Json>,
+        pointer: &str,
+        array_dtype: Option<DataType>,
+        report: &mut Report,
+    ) -> Option<FixedScaleOffset> {
         let Some(cfg) = config else {
             report.error(Error::metadata(
                 pointer,
@@ -398,7 +393,8 @@ impl FixedScaleOffset {
             return None;
         };
         let cfg_ptr = pointer_push(pointer, "configuration");
-        let codec = Self::parse_at(cfg, &cfg_ptr, Some(array_dtype), Form::V3, report)?;
+        let codec = Self::parse_at(cfg, &cfg_ptr, array_dtype, Form::V3, report);
+        let codec = codec.filter(|_| array_dtype.is_some())?;
         match codec.replacement() {
             Ok(r) => report.warn(
                 pointer,
