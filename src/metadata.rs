@@ -7,7 +7,7 @@ use crate::dtype::DataType;
 use crate::error::{Error, ErrorCode, Report, Result};
 use crate::json::data_type::read_data_type;
 use crate::json::fields::report_duplicates;
-use crate::json::{parse, pointer_index, Fields, Json, Quoted};
+use crate::json::{parse_ignoring, pointer_index, Fields, Json, Member, Quoted};
 
 /// The parts of a zarr.json array document a chunk needs.
 #[derive(Debug)]
@@ -238,9 +238,36 @@ fn chunk_grid(g: &Json, dims: Option<usize>, report: &mut Report) -> Option<usiz
     Some(len)
 }
 
+/// The keys of a codec object (read when `validate` is given one codec).
+const CODEC_KEYS: [&str; 3] = ["name", "configuration", "must_understand"];
+
+/// Whether the readers of an array document (v3 or v2) and of a codec object never read a
+/// member, so that [`parse_document`] skips it (checking its syntax and duplicated keys only):
+/// `attributes` when it is an object; the value of an unknown top-level key when it is an array
+/// (v3 rejects it; v2 ignores it); and every member but `must_understand` of an unknown
+/// top-level object (a v3 extension, or an unknown `.zarray` key).
+pub fn ignored_member(m: &Member) -> bool {
+    let known = |k: &str| {
+        (ARRAY_KEYS.contains(&k) && k != "attributes")
+            || crate::v2::KEYS.contains(&k)
+            || CODEC_KEYS.contains(&k)
+    };
+    match m.parent {
+        None => (m.key == "attributes" && m.object) || (!known(m.key) && !m.object),
+        Some(p) => !known(p) && p != "attributes" && m.key != "must_understand",
+    }
+}
+
+/// Parses metadata JSON text (an array document, a codecs list or a codec), skipping what
+/// [`ignored_member`] selects: memory stays a small multiple of the text whatever the size of
+/// `attributes`.
+pub fn parse_document(text: &str) -> Result<Json> {
+    parse_ignoring(text, ignored_member)
+}
+
 /// Parses metadata JSON text into an [`ArrayMeta`]: the first problem is the error.
 pub fn parse_array_meta_text(text: &str) -> Result<ArrayMeta> {
-    let doc = parse(text)?;
+    let doc = parse_document(text)?;
     let mut r = Report::default();
     let m = parse_any_array_meta(&doc, &mut r);
     r.into_result(m)
