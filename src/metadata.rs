@@ -248,13 +248,11 @@ const CODEC_KEYS: [&str; 3] = ["name", "configuration", "must_understand"];
 /// top-level object (a v3 extension, or an unknown `.zarray` key).
 pub fn ignored_member(m: &Member) -> bool {
     let known = |k: &str| {
-        (ARRAY_KEYS.contains(&k) && k != "attributes")
-            || crate::v2::KEYS.contains(&k)
-            || CODEC_KEYS.contains(&k)
+        ARRAY_KEYS.contains(&k) || crate::v2::KEYS.contains(&k) || CODEC_KEYS.contains(&k)
     };
     match m.parent {
         None => (m.key == "attributes" && m.object) || (!known(m.key) && !m.object),
-        Some(p) => !known(p) && p != "attributes" && m.key != "must_understand",
+        Some(p) => !known(p) && m.key != "must_understand",
     }
 }
 

@@ -103,8 +103,9 @@ impl Parser<'_> {
                         self.pos += 1;
                         self.ws();
                         if self.peek() == Some(b']') {
-                            return Err(self
-                                .err_at(self.pos, "trailing comma: expected a value after ','"));
+                            return Err(
+                                self.err_at(self.pos, "trailing comma: expected a value after ','")
+                            );
                         }
                         top.index += 1;
                         stack.push(top);
@@ -200,8 +201,10 @@ impl Parser<'_> {
             while i < own.len() {
                 let mut j = i + 1;
                 while j < own.len()
-                    && self.key_cmp(own.get(i).copied().unwrap_or(0), own.get(j).copied().unwrap_or(0))
-                        == Ordering::Equal
+                    && self.key_cmp(
+                        own.get(i).copied().unwrap_or(0),
+                        own.get(j).copied().unwrap_or(0),
+                    ) == Ordering::Equal
                 {
                     j += 1;
                 }
@@ -288,7 +291,11 @@ mod tests {
                 out.push_str([" ", "\n", "\t ", "\r\n"][r.below(4) as usize]);
             }
         };
-        match if depth > 5 { 2 + r.below(4) } else { r.below(6) } {
+        match if depth > 5 {
+            2 + r.below(4)
+        } else {
+            r.below(6)
+        } {
             0 => {
                 out.push('{');
                 for i in 0..r.below(5) {
@@ -373,17 +380,18 @@ mod tests {
             }
         }
         // The generator reaches every case often.
-        assert!(ok > 10_000 && dups > 3_000 && errs > 10_000, "{ok} {dups} {errs}");
+        assert!(
+            ok > 10_000 && dups > 3_000 && errs > 10_000,
+            "{ok} {dups} {errs}"
+        );
     }
 
     #[test]
     fn skipped_members_are_empty_or_skeletons_of_their_kind() {
         let text = r#"{"a":{"x":[1,{"k":1,"k":2}],"y":2,"x":3},"b":[0,[],{"q":1}],"c":{},"d":5}"#;
         let v = parse_ignoring(text, top).unwrap();
-        let want = parse(
-            r#"{"a":{"x":{"1":{"k":null,"k":null}},"x":null},"b":[],"c":{},"d":5}"#,
-        )
-        .unwrap();
+        let want =
+            parse(r#"{"a":{"x":{"1":{"k":null,"k":null}},"x":null},"b":[],"c":{},"d":5}"#).unwrap();
         assert_eq!(v, want);
         // Nothing skipped below arrays or deeper than 2, nor scalars.
         let v = parse_ignoring(r#"[{"a":[1]}]"#, all).unwrap();
@@ -403,9 +411,17 @@ mod tests {
 
     #[test]
     fn depth_limit_counts_the_enclosing_levels() {
-        let ok = format!("{{\"a\":{}{}}}", "[".repeat(MAX_DEPTH - 1), "]".repeat(MAX_DEPTH - 1));
+        let ok = format!(
+            "{{\"a\":{}{}}}",
+            "[".repeat(MAX_DEPTH - 1),
+            "]".repeat(MAX_DEPTH - 1)
+        );
         assert!(parse_ignoring(&ok, all).is_ok() && parse(&ok).is_ok());
-        let deep = format!("{{\"a\":{}{}}}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        let deep = format!(
+            "{{\"a\":{}{}}}",
+            "[".repeat(MAX_DEPTH),
+            "]".repeat(MAX_DEPTH)
+        );
         assert_eq!(parse_ignoring(&deep, all), parse(&deep));
         assert!(parse(&deep).is_err());
     }
@@ -423,7 +439,10 @@ mod tests {
         let e = parse(&big).unwrap_err();
         assert_eq!(e.code, crate::error::ErrorCode::InvalidMetadata);
         assert!(e.message.contains("more than 262144 JSON values"), "{e}");
-        assert_eq!(parse_ignoring(&big, all).unwrap(), parse("{\"a\":[]}").unwrap());
+        assert_eq!(
+            parse_ignoring(&big, all).unwrap(),
+            parse("{\"a\":[]}").unwrap()
+        );
         let fits = format!("[{}0]", "0,".repeat(MAX_VALUES - 2));
         assert!(parse(&fits).is_ok());
         let over = format!("[{}0]", "0,".repeat(MAX_VALUES - 1));
@@ -433,7 +452,9 @@ mod tests {
     #[test]
     fn many_keys_sorted_once() {
         // 200,000 distinct keys and 100,000 duplicated ones in one skipped object: O(n log n).
-        let big: String = (0..300_000).map(|i| format!("\"k{}\":0,", i % 200_000)).collect();
+        let big: String = (0..300_000)
+            .map(|i| format!("\"k{}\":0,", i % 200_000))
+            .collect();
         let text = format!("{{\"a\":{{{big}\"end\":0}}}}");
         let t = std::time::Instant::now();
         let v = parse_ignoring(&text, all).unwrap();
