@@ -341,8 +341,8 @@ const chunkInfoCost = (m) => 2 * m.length + 256;
 function chunkInfo(m) {
   let info = chunkInfoCache.get(m);
   if (info === undefined) {
-    const name = wasm.arrayDataType(m);
     const layout = wasm.chunkLayout(m);
+    const name = layout.dataType;
     info = { name, kind: kindOf(name), n: layout.elements, decodedSize: layout.decodedSize, storedSize: layout.storedSize };
     if (m.length <= CHUNK_INFO_MAX_TEXT) {
       chunkInfoBytes += chunkInfoCost(m);

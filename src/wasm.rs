@@ -344,9 +344,10 @@ pub fn encode_chunk_into(
         .map_err(to_js)
 }
 
-/// `{elements, decodedSize, storedSize}` of a zarr.json array document (JSON text): elements per
-/// chunk, bytes per decoded element and bytes per stored element, so that the JS entry can
-/// allocate a chunk's output itself.
+/// `{elements, decodedSize, storedSize, dataType}` of a zarr.json array document (JSON text):
+/// elements per chunk, bytes per decoded element, bytes per stored element and the canonical data
+/// type name, so that the JS entry can allocate a chunk's output itself (with one parse of a text
+/// too long to be cached).
 #[wasm_bindgen(js_name = chunkLayout)]
 pub fn chunk_layout(metadata: &str) -> Result<JsValue, JsValue> {
     use serde::ser::{SerializeMap, Serializer as _};
@@ -358,10 +359,11 @@ pub fn chunk_layout(metadata: &str) -> Result<JsValue, JsValue> {
         ))
     })?;
     let ser = serde_wasm_bindgen::Serializer::json_compatible();
-    let mut o = (&ser).serialize_map(Some(3))?;
+    let mut o = (&ser).serialize_map(Some(4))?;
     o.serialize_entry("elements", &n)?;
     o.serialize_entry("decodedSize", &(m.dtype.size() as u32))?;
     o.serialize_entry("storedSize", &(m.chain.encoded_dtype().size() as u32))?;
+    o.serialize_entry("dataType", m.dtype.name())?;
     Ok(o.end()?)
 }
 
