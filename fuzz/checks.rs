@@ -289,7 +289,11 @@ fn skipping_agrees(text: &str, full: &zarr_scale_offset::Result<Json>) {
         (Ok(f), Ok(s)) => {
             let want = f.duplicate_key_pointers();
             if want.len() < json::skip::MAX_SKIPPED_DUPLICATES {
-                assert_eq!(want, s.duplicate_key_pointers(), "duplicate keys found by skipping");
+                assert_eq!(
+                    want,
+                    s.duplicate_key_pointers(),
+                    "duplicate keys found by skipping"
+                );
             }
         }
         (Err(a), Err(b)) => assert_eq!(a, b, "skip-parse error"),
@@ -322,7 +326,10 @@ fn ignored_members(sel: u8, text: &str) {
         2 => format!(r#"{IGNORED_BASE},"ext":{{"must_understand":false,"v":[{inner}]}}}}"#),
         _ => format!(r#"{IGNORED_BASE},"ext":{{"v":[{inner}],"must_understand":false}}}}"#),
     };
-    let stored: Vec<u8> = [0i16, 5, -10, 20].iter().flat_map(|x| x.to_le_bytes()).collect();
+    let stored: Vec<u8> = [0i16, 5, -10, 20]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
     let want: Vec<u8> = [1000f32, 1000.5, 999.0, 1002.0]
         .iter()
         .flat_map(|x| x.to_le_bytes())

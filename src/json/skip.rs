@@ -215,36 +215,23 @@ impl Parser<'_> {
                 i = j;
             }
         }
-        keys.truncate(top.keys_from);
         if marked.is_empty() && top.children.is_empty() {
+            keys.truncate(top.keys_from);
             return None;
         }
+        // Back to document order; keep the marked keys and the members holding duplicates.
         sort_indices(&mut marked, &|a, b| a.cmp(&b));
-        // Merge the marked keys and the children, both by key offset.
-        let mut members = Vec::with_capacity(marked.len() + top.children.len());
+        let own = keys.get_mut(top.keys_from..).unwrap_or_default();
+        sort_indices(own, &|a, b| a.cmp(&b));
         let mut children = top.children.into_iter().peekable();
-        let mut marked = marked.into_iter().peekable();
-        loop {
-            let next_child = children.peek().map(|c| c.0);
-            let next_mark = marked.peek().copied();
-            let (at, value) = match (next_child, next_mark) {
-                (None, None) => break,
-                (Some(c), m) if m.is_none_or(|m| c <= m) => {
-                    if m == Some(c) {
-                        marked.next();
-                    }
-                    match children.next() {
-                        Some(child) => child,
-                        None => break,
-                    }
-                }
-                _ => match marked.next() {
-                    Some(m) => (m, Json::Null),
-                    None => break,
-                },
-            };
-            members.push((self.string_at(at), value));
+        let mut members = Vec::new();
+        for &at in own.iter() {
+            let child = children.next_if(|c| c.0 == at).map(|c| c.1);
+            if child.is_some() || marked.binary_search(&at).is_ok() {
+                members.push((self.string_at(at), child.unwrap_or(Json::Null)));
+            }
         }
+        keys.truncate(top.keys_from);
         Some(Json::Object(members))
     }
 }
