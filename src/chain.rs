@@ -6,7 +6,8 @@
 
 use crate::buf::{byte_len, copy_exact};
 use crate::codec::{
-    known_codec, lookup, Binder, BoundArrayCodec, BoundArrayToBytes, CodecKind, Fused, RunOptions,
+    check_known, json_int, known_codec, lookup, Binder, BoundArrayCodec, BoundArrayToBytes,
+    CodecKind, Fused, RunOptions, ShapeRule,
 };
 use crate::dtype::DataType;
 use crate::error::{Error, ErrorCode, Report, Result};
@@ -199,9 +200,23 @@ impl ArrayChain {
         let mut cur = dtype;
         let mut cur_fill = fill;
         let mut links = Vec::with_capacity(entries.len());
+        // False once a codec is known but not implemented here (reported as unsupported).
+        let mut runnable = true;
         for e in entries {
             let p = entry_pointer(base, e.index);
             let binder = lookup(e.name).map(|d| d.binder);
+            if let Some(Binder::Known(k)) = binder {
+                // Valid when its configuration is; this crate cannot run it (the strict API's
+                // error, first).
+                report.unsupported(unsupported(&p, e.name));
+                check_known(k, e.config, &p, report);
+                runnable = false;
+                cur_fill = None;
+                if !k.keeps_type {
+                    cur = None;
+                }
+                continue;
+            }
             let Some(input) = cur else {
                 // Unknown input type: each configuration is still checked on its own (and a
                 // cast_value names the type the codecs after it receive); nothing is bound.
@@ -243,7 +258,7 @@ impl ArrayChain {
         let (Some(decoded), Some(encoded)) = (dtype, cur) else {
             return (None, cur);
         };
-        if report.error_count() > errors_before {
+        if report.error_count() > errors_before || !runnable {
             return (None, cur);
         }
         let fused = match links.as_slice() {
@@ -507,6 +522,20 @@ impl std::fmt::Debug for Chain {
     }
 }
 
+/// What a codecs list receives, as far as it is known: the chunk's data type (one of the 26, or
+/// another one this crate knows by name), fill value and shape.
+#[derive(Debug, Clone, Default)]
+pub struct ChunkSpec {
+    /// One of the 26 numeric types.
+    pub dtype: Option<DataType>,
+    /// A data type this crate knows but does not compute on (`bool`, `complex64`, ...).
+    pub other: Option<String>,
+    /// The fill value (raw bits of `dtype`).
+    pub fill: Option<u64>,
+    /// The chunk shape.
+    pub shape: Option<Vec<u64>>,
+}
+
 impl Chain {
     /// Parses and binds a full codecs list (`pointer` of the list) for `dtype` and `fill`,
     /// checking the order array->array*, one array->bytes, bytes->bytes*.
@@ -515,6 +544,23 @@ impl Chain {
         pointer: &str,
         dtype: Option<DataType>,
         fill: Option<u64>,
+        report: &mut Report,
+    ) -> Option<Chain> {
+        let spec = ChunkSpec {
+            dtype,
+            fill,
+            ..ChunkSpec::default()
+        };
+        Self::bind_spec(list, pointer, &spec, report)
+    }
+
+    /// [`Chain::bind`] for the chunk `spec` describes: codecs this crate knows but does not
+    /// implement are checked (`sharding_indexed` with the codecs inside it, for its inner chunk)
+    /// and reported as unsupported; the chain binds only when it has none.
+    pub fn bind_spec(
+        list: &Json,
+        pointer: &str,
+        spec: &ChunkSpec,
         report: &mut Report,
     ) -> Option<Chain> {
         let errors_before = report.error_count();
@@ -576,13 +622,44 @@ impl Chain {
                 "codecs has no array->bytes codec (e.g. \"bytes\")",
             ));
         }
-        let (array, input) = ArrayChain::bind_typed(&array_entries, pointer, dtype, fill, report);
+        if let Some(name) = &spec.other {
+            // This crate's array->array codecs are defined for the 26 numeric types only.
+            for e in &array_entries {
+                if let Some(Binder::Array(_)) = lookup(e.name).map(|d| d.binder) {
+                    report.error(Error::metadata(
+                        &pointer_index(pointer, e.index),
+                        format!(
+                            "the codec {} is not defined for the data type {}",
+                            Quoted(e.name),
+                            Quoted(name)
+                        ),
+                    ));
+                }
+            }
+        }
+        let shape = shape_after(&array_entries, pointer, spec.shape.clone(), report);
+        let (array, input) =
+            ArrayChain::bind_typed(&array_entries, pointer, spec.dtype, spec.fill, report);
         let bytes = bytes_entry.and_then(|be| {
             let bp = pointer_index(pointer, be.index);
+            if let Some(Binder::Sharding) = lookup(be.name).map(|d| d.binder) {
+                let inner = ChunkSpec {
+                    dtype: input,
+                    other: spec.other.clone().filter(|_| array_entries.is_empty()),
+                    fill: array.as_ref().and_then(ArrayChain::encoded_fill),
+                    shape,
+                };
+                report.unsupported(unsupported(&bp, be.name));
+                check_sharding(be.config, &bp, &inner, report);
+                return None;
+            }
             bind_bytes(&be, &bp, input, report)
         });
         for (p, e) in bytes_to_bytes {
-            report.error(unsupported(&p, e.name));
+            report.unsupported(unsupported(&p, e.name));
+            if let Some(Binder::Known(k)) = lookup(e.name).map(|d| d.binder) {
+                check_known(k, e.config, &p, report);
+            }
         }
         if report.error_count() > errors_before {
             return None;
@@ -643,9 +720,182 @@ pub fn bind_bytes(
 ) -> Option<Box<dyn BoundArrayToBytes>> {
     match lookup(e.name).map(|d| d.binder) {
         Some(Binder::Bytes(bind)) => bind(e.config, pointer, dtype, report),
+        Some(b @ (Binder::Known(_) | Binder::Sharding)) => {
+            report.unsupported(unsupported(pointer, e.name));
+            match b {
+                Binder::Known(k) => check_known(k, e.config, pointer, report),
+                _ => check_sharding(e.config, pointer, &ChunkSpec::default(), report),
+            }
+            None
+        }
         _ => {
             report.error(unsupported(pointer, e.name));
             None
+        }
+    }
+}
+
+/// The chunk shape after the array -> array codecs `entries` (of the list at `pointer`): each
+/// codec's [`ShapeRule`] (transpose permutes it, checking that its `order` has one entry per
+/// dimension); `None` once it is unknown.
+fn shape_after(
+    entries: &[Entry],
+    pointer: &str,
+    mut shape: Option<Vec<u64>>,
+    report: &mut Report,
+) -> Option<Vec<u64>> {
+    for e in entries {
+        let Some(Binder::Known(k)) = lookup(e.name).map(|d| d.binder) else {
+            continue;
+        };
+        if k.shape != ShapeRule::Permute {
+            continue;
+        }
+        let order = e.config.and_then(|c| c.get("order"));
+        let perm = order.and_then(crate::codec::permutation);
+        shape = match (shape, perm) {
+            (Some(s), Some(perm)) if perm.len() != s.len() => {
+                let p = entry_pointer(pointer, e.index);
+                report.error(Error::metadata(
+                    &format!("{p}/configuration/order"),
+                    format!(
+                        "order has {} entries but the chunk it receives has {} dimensions",
+                        perm.len(),
+                        s.len()
+                    ),
+                ));
+                None
+            }
+            // B_shape[i] = A_shape[order[i]] (transpose, "Format and algorithm").
+            (Some(s), Some(perm)) => perm.iter().map(|&i| s.get(i).copied()).collect(),
+            _ => None,
+        };
+    }
+    shape
+}
+
+/// The bytes -> bytes codecs with a fixed encoded size (checksums), the only ones an index may
+/// use.
+const FIXED_SIZE: &[&str] = &[
+    "crc32c",
+    "numcodecs.crc32",
+    "numcodecs.crc32c",
+    "numcodecs.adler32",
+    "numcodecs.fletcher32",
+    "numcodecs.jenkins_lookup3",
+];
+
+/// Checks a `sharding_indexed` configuration (`pointer`: the codec) for the chunk (the shard)
+/// `spec` describes, after zarr-specs `docs/v3/codecs/sharding-indexed/index.rst`,
+/// "Configuration parameters": `chunk_shape` has the shard's number of dimensions and divides
+/// it; `codecs` is a codecs list for the inner chunk (checked as a whole list, recursively, with
+/// the shard's data type and fill value); `index_codecs` one for the index (`uint64` of shape
+/// chunks-per-shard + `[2]`) with no variable-size codec; `index_location` is `start` or `end`.
+fn check_sharding(config: Option<&Json>, pointer: &str, spec: &ChunkSpec, report: &mut Report) {
+    let keys = ["chunk_shape", "codecs", "index_codecs", "index_location"];
+    let Some(config) = config else {
+        report.error(Error::metadata(
+            pointer,
+            "sharding_indexed needs a configuration with \"chunk_shape\", \"codecs\" and \"index_codecs\"",
+        ));
+        return;
+    };
+    let cfg_ptr = format!("{pointer}/configuration");
+    let what = "the sharding_indexed configuration";
+    let Some(f) = Fields::open(config, &cfg_ptr, what, &keys, report) else {
+        return;
+    };
+    let p = f.at("chunk_shape");
+    let inner = f.required("chunk_shape", report).and_then(|v| {
+        let items = v.as_array().unwrap_or_default();
+        let dims: Option<Vec<u64>> = items
+            .iter()
+            .map(|d| {
+                json_int(d)
+                    .and_then(|n| u64::try_from(n).ok())
+                    .filter(|&n| n > 0)
+            })
+            .collect();
+        let Some(dims) = dims.filter(|_| v.as_array().is_some()) else {
+            report.error(Error::metadata(
+                &p,
+                format!(
+                    "must be an array of positive integers, found {}",
+                    v.to_json_string()
+                ),
+            ));
+            return None;
+        };
+        let outer = spec.shape.as_deref()?;
+        if dims.len() != outer.len() {
+            report.error(Error::metadata(
+                &p,
+                format!(
+                    "has {} dimensions but the shard has {}",
+                    dims.len(),
+                    outer.len()
+                ),
+            ));
+            return None;
+        }
+        if dims.iter().zip(outer).any(|(i, o)| o % i != 0) {
+            report.error(Error::metadata(
+                &p,
+                format!(
+                    "the inner chunk shape {} does not evenly divide the shard shape {outer:?}",
+                    v.to_json_string()
+                ),
+            ));
+            return None;
+        }
+        Some(dims)
+    });
+    if let Some(v) = f.get("index_location") {
+        if !matches!(v.as_str(), Some("start" | "end")) {
+            report.error(Error::metadata(
+                &f.at("index_location"),
+                format!(
+                    "index_location must be \"start\" or \"end\", found {}",
+                    v.to_json_string()
+                ),
+            ));
+        }
+    }
+    if let Some(c) = f.required("codecs", report) {
+        let s = ChunkSpec {
+            shape: inner.clone(),
+            ..spec.clone()
+        };
+        Chain::bind_spec(c, &f.at("codecs"), &s, report);
+    }
+    if let Some(c) = f.required("index_codecs", report) {
+        let shape = match (&inner, &spec.shape) {
+            (Some(i), Some(o)) => Some(o.iter().zip(i).map(|(o, i)| o / i).chain([2]).collect()),
+            _ => None,
+        };
+        let s = ChunkSpec {
+            dtype: Some(DataType::UInt64),
+            shape,
+            ..ChunkSpec::default()
+        };
+        let ip = f.at("index_codecs");
+        Chain::bind_spec(c, &ip, &s, report);
+        for (i, item) in c.as_array().unwrap_or_default().iter().enumerate() {
+            let name = match item {
+                Json::String(n) => Some(n.as_str()),
+                other => other.get("name").and_then(Json::as_str),
+            };
+            let Some(name) = name else { continue };
+            let kind = known_codec(name).map(|k| k.0);
+            if kind == Some(CodecKind::BytesToBytes) && !FIXED_SIZE.contains(&name) {
+                report.error(Error::metadata(
+                    &pointer_index(&ip, i),
+                    format!(
+                        "the index codecs must have a fixed encoded size: {} is a compression codec",
+                        Quoted(name)
+                    ),
+                ));
+            }
         }
     }
 }

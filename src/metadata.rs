@@ -1,11 +1,11 @@
 //! The Zarr v3 zarr.json array document (and, through [`crate::v2`], the v2 `.zarray`): its
 //! structure, and the bound codec chain a chunk needs.
 
-use crate::chain::Chain;
+use crate::chain::{Chain, ChunkSpec};
 use crate::codec::scalar;
 use crate::dtype::DataType;
 use crate::error::{Error, ErrorCode, Report, Result};
-use crate::json::data_type::read_data_type;
+use crate::json::data_type::{check_other_fill, read_array_data_type, ArrayType};
 use crate::json::fields::report_duplicates;
 use crate::json::{parse, pointer_index, Fields, Json, Quoted};
 
@@ -145,33 +145,81 @@ pub fn parse_array_meta(doc: &Json, report: &mut Report) -> Option<ArrayMeta> {
         .required("shape", report)
         .and_then(|s| shape(s, "/shape", false, report))
         .map(|s| s.0);
-    let dtype = f
+    let array_type = f
         .required("data_type", report)
-        .and_then(|d| read_data_type(d, "/data_type", report));
-    let fill = match (f.required("fill_value", report), dtype) {
-        (Some(v), Some(dt)) => scalar(dt, v, "/fill_value", report),
+        .and_then(|d| read_array_data_type(d, "/data_type", report));
+    let (dtype, other) = match array_type {
+        Some(ArrayType::Numeric(d)) => (Some(d), None),
+        Some(ArrayType::Other(name, form)) => (None, Some((name, form))),
+        None => (None, None),
+    };
+    if let Some((name, _)) = &other {
+        report.warn(
+            "/data_type",
+            "unchecked_data_type",
+            format!(
+                "{} is a valid data type outside the 26 numeric ones: its values and the codecs' handling of them are not checked",
+                Quoted(name)
+            ),
+        );
+        report.unsupported(Error::at(
+            ErrorCode::UnsupportedDataType,
+            "/data_type",
+            format!(
+                "data type {} is not one of the 26 numeric types zarr-scale-offset decodes",
+                Quoted(name)
+            ),
+        ));
+    }
+    let fill = match (f.required("fill_value", report), dtype, &other) {
+        (Some(v), Some(dt), _) => scalar(dt, v, "/fill_value", report),
+        (Some(v), None, Some((name, form))) => {
+            check_other_fill(v, name, *form, "/fill_value", report);
+            None
+        }
         _ => None,
     };
     let chunk_len = f
         .required("chunk_grid", report)
         .and_then(|g| chunk_grid(g, dims, report));
-    if let Some(e) = f.get("chunk_key_encoding") {
-        let what = "chunk_key_encoding";
-        if let Some(e) = Fields::open_any(e, "/chunk_key_encoding", what, report) {
-            if let Some(c) = e.get("configuration") {
-                let what = "the chunk_key_encoding configuration";
-                Fields::open_any(c, &e.at("configuration"), what, report);
-            }
-        }
+    match f.get("chunk_key_encoding") {
+        Some(e) => chunk_key_encoding(e, report),
+        None => report.warn(
+            "",
+            "lenient_form",
+            "missing key \"chunk_key_encoding\" (the core spec requires it; a chunk's decode does not need it)",
+        ),
     }
     if let Some(st) = f.get("storage_transformers") {
         match st.as_array() {
-            Some([]) => {}
-            Some(_) => report.error(Error::at(
-                ErrorCode::UnsupportedCodec,
-                "/storage_transformers",
-                "storage transformers are not supported",
-            )),
+            Some(items) => {
+                // Core spec, "storage_transformers": each an extension point; none is defined
+                // by a spec this crate knows, so each must be skippable (must_understand false).
+                for (i, t) in items.iter().enumerate() {
+                    let p = pointer_index("/storage_transformers", i);
+                    let ext = match t {
+                        Json::Object(_) => Fields::open_any(t, &p, "a storage transformer", report),
+                        _ => None,
+                    };
+                    let skippable = ext
+                        .and_then(|e| e.get("must_understand"))
+                        .and_then(Json::as_bool)
+                        == Some(false);
+                    if skippable {
+                        report.warn(
+                            &p,
+                            "ignored_field",
+                            "storage transformer with must_understand: false is ignored",
+                        );
+                    } else {
+                        report.error(Error::at(
+                            ErrorCode::UnsupportedCodec,
+                            &p,
+                            "unknown storage transformer: readers must fail unless it has \"must_understand\": false",
+                        ));
+                    }
+                }
+            }
             None => report.error(Error::metadata("/storage_transformers", "must be an array")),
         }
     }
@@ -199,9 +247,15 @@ pub fn parse_array_meta(doc: &Json, report: &mut Report) -> Option<ArrayMeta> {
             None => report.error(Error::metadata("/dimension_names", "must be an array")),
         }
     }
+    let spec = ChunkSpec {
+        dtype,
+        other: other.map(|o| o.0),
+        fill,
+        shape: chunk_len.and_then(|_| chunk_shape_of(doc)),
+    };
     let chain = f
         .required("codecs", report)
-        .and_then(|c| Chain::bind(c, "/codecs", dtype, fill, report));
+        .and_then(|c| Chain::bind_spec(c, "/codecs", &spec, report));
     // Duplicated keys in the objects no reader opened (attributes, skipped codecs, extensions).
     report_duplicates(doc, errors_before, report);
     if report.error_count() > errors_before {
@@ -238,6 +292,83 @@ fn chunk_grid(g: &Json, dims: Option<usize>, report: &mut Report) -> Option<usiz
     Some(len)
 }
 
+/// The dimensions of a valid regular chunk grid's `chunk_shape`.
+fn chunk_shape_of(doc: &Json) -> Option<Vec<u64>> {
+    let dims = doc
+        .get("chunk_grid")?
+        .get("configuration")?
+        .get("chunk_shape")?
+        .as_array()?;
+    dims.iter()
+        .map(|d| d.as_number().and_then(|t| t.parse::<u64>().ok()))
+        .collect()
+}
+
+/// `chunk_key_encoding`: `default` (core spec `docs/v3/chunk-key-encodings/default`: an
+/// optional `separator`, `"/"` or `"."`) or `v2` (`docs/v3/chunk-key-encodings/v2`: the same,
+/// default `"."`); another name is an unknown extension (an error unless `must_understand` is
+/// false).
+fn chunk_key_encoding(e: &Json, report: &mut Report) {
+    let p = "/chunk_key_encoding";
+    let (name, config) = match e {
+        Json::String(n) => (Some(n.as_str()), None),
+        _ => {
+            let keys = ["name", "configuration", "must_understand"];
+            let Some(f) = Fields::open(e, p, "chunk_key_encoding", &keys, report) else {
+                return;
+            };
+            let name = f.required("name", report).and_then(|n| {
+                let s = n.as_str();
+                if s.is_none() {
+                    report.error(Error::metadata(&f.at("name"), "must be a string"));
+                }
+                s
+            });
+            if name.is_some_and(|n| n != "default" && n != "v2")
+                && f.get("must_understand").and_then(Json::as_bool) == Some(false)
+            {
+                report.warn(
+                    p,
+                    "ignored_field",
+                    "unknown chunk key encoding with must_understand: false",
+                );
+                return;
+            }
+            (name, f.get("configuration"))
+        }
+    };
+    match name {
+        Some("default" | "v2") => {}
+        Some(n) => {
+            report.error(Error::metadata(
+                &format!("{p}/name"),
+                format!(
+                    "unknown chunk key encoding {}; the core spec defines \"default\" and \"v2\"",
+                    Quoted(n)
+                ),
+            ));
+            return;
+        }
+        None => return,
+    }
+    let Some(c) = config else { return };
+    let cp = format!("{p}/configuration");
+    let what = "the chunk_key_encoding configuration";
+    if let Some(f) = Fields::open(c, &cp, what, &["separator"], report) {
+        if let Some(v) = f.get("separator") {
+            if !matches!(v.as_str(), Some("/" | ".")) {
+                report.error(Error::metadata(
+                    &f.at("separator"),
+                    format!(
+                        "separator must be \"/\" or \".\", found {}",
+                        v.to_json_string()
+                    ),
+                ));
+            }
+        }
+    }
+}
+
 /// Parses metadata JSON text into an [`ArrayMeta`]: the first problem is the error.
 pub fn parse_array_meta_text(text: &str) -> Result<ArrayMeta> {
     let doc = parse(text)?;
@@ -251,7 +382,14 @@ pub fn parse_array_meta_text(text: &str) -> Result<ArrayMeta> {
 pub fn parse_any_array_meta(doc: &Json, report: &mut Report) -> Option<ArrayMeta> {
     if crate::v2::is_v2(doc) {
         let v3 = crate::v2::v2_to_v3_report(doc, report)?;
-        return parse_array_meta(&v3, report);
+        let meta = parse_array_meta(&v3, report);
+        // Pointers into the .zarray, not into its v3 translation.
+        let filters = doc
+            .get("filters")
+            .and_then(Json::as_array)
+            .map_or(0, <[Json]>::len);
+        report.remap_paths(|p| crate::v2::v2_pointer(p, filters));
+        return meta;
     }
     parse_array_meta(doc, report)
 }
