@@ -827,23 +827,15 @@ fn check_sharding(config: Option<&Json>, pointer: &str, spec: &ChunkSpec, report
             return None;
         };
         let outer = spec.shape.as_deref()?;
-        if dims.len() != outer.len() {
+        // The same number of dimensions as the shard, each dividing it.
+        if dims.len() != outer.len() || dims.iter().zip(outer).any(|(i, o)| o % i != 0) {
+            let shard: Vec<String> = outer.iter().map(u64::to_string).collect();
             report.error(Error::metadata(
                 &p,
                 format!(
-                    "has {} dimensions but the shard has {}",
-                    dims.len(),
-                    outer.len()
-                ),
-            ));
-            return None;
-        }
-        if dims.iter().zip(outer).any(|(i, o)| o % i != 0) {
-            report.error(Error::metadata(
-                &p,
-                format!(
-                    "the inner chunk shape {} does not evenly divide the shard shape {outer:?}",
-                    v.to_json_string()
+                    "the inner chunk shape {} does not have the rank of the shard shape [{}] or does not evenly divide it",
+                    v.to_json_string(),
+                    shard.join(",")
                 ),
             ));
             return None;

@@ -322,39 +322,24 @@ fn other_fill(v: &Json, name: &str, report: &mut Report) -> Json {
 
 /// The pointer into a `.zarray` of a pointer into the Zarr v3 document [`v2_to_v3`] makes of it
 /// (`filters`: the number of filters): `/codecs/i/configuration/k` is `/filters/i/k` or
-/// `/compressor/k`, `/data_type` is `/dtype`, the chunk grid is `/chunks`. Pointers that are
-/// already into the `.zarray` stay as they are.
+/// `/compressor/k`, the `bytes` codec and `/data_type` are `/dtype`, the chunk grid is
+/// `/chunks`. Pointers that are already into the `.zarray` stay as they are.
 pub fn v2_pointer(p: &str, filters: usize) -> String {
-    if let Some(rest) = p.strip_prefix("/codecs/") {
-        let (index, tail) = rest.split_once('/').unwrap_or((rest, ""));
-        let Ok(i) = index.parse::<usize>() else {
-            return "/filters".into();
-        };
-        let base = match i {
-            i if i < filters => pointer_index("/filters", i),
-            i if i == filters => return "/dtype".into(),
-            _ => "/compressor".into(),
-        };
-        return match tail {
-            "" => base,
-            "name" => format!("{base}/id"),
-            t => match t.strip_prefix("configuration") {
-                Some(k) => format!("{base}{k}"),
-                None => base,
-            },
-        };
+    let mut parts = p.splitn(5, '/').skip(1);
+    let base = match (parts.next(), parts.next().map(str::parse::<usize>)) {
+        (Some("codecs"), Some(Ok(i))) if i < filters => pointer_index("/filters", i),
+        (Some("codecs"), Some(Ok(i))) if i > filters => "/compressor".to_string(),
+        (Some("codecs"), Some(Ok(_))) | (Some("data_type"), _) => "/dtype".to_string(),
+        (Some("codecs"), _) => "/filters".to_string(),
+        (Some("chunk_grid"), _) => "/chunks".to_string(),
+        (Some("chunk_key_encoding"), _) => "/dimension_separator".to_string(),
+        _ => return p.to_string(),
+    };
+    // "/codecs/i/configuration/k..." -> base + "/k..." (for a filter or the compressor).
+    match (parts.next(), parts.next()) {
+        (Some("configuration"), Some(rest)) if base != "/dtype" => format!("{base}/{rest}"),
+        _ => base,
     }
-    for (v3, v2) in [
-        ("/data_type", "/dtype"),
-        ("/chunk_grid", "/chunks"),
-        ("/chunk_key_encoding", "/dimension_separator"),
-        ("/codecs", "/filters"),
-    ] {
-        if p == v3 || p.starts_with(&format!("{v3}/")) {
-            return v2.into();
-        }
-    }
-    p.into()
 }
 
 /// The filters as v3 array->array codecs, and the stored type (the last filter's `astype`).
@@ -602,5 +587,27 @@ mod tests {
         assert_eq!(r.errors[0].path, "/filters/0");
         assert!(is_v2(&parse(r#"{"zarr_format":2}"#).unwrap()));
         assert!(v2_to_v3_text("[]").is_err());
+    }
+
+    #[test]
+    fn pointers_of_the_translation_are_pointers_into_the_zarray() {
+        let cases = [
+            ("/codecs/0", "/filters/0"),
+            ("/codecs/1/configuration/dtype", "/filters/1/dtype"),
+            ("/codecs/2/configuration/endian", "/dtype"),
+            ("/codecs/3", "/compressor"),
+            ("/codecs/3/configuration/level", "/compressor/level"),
+            ("/codecs/3/name", "/compressor"),
+            ("/codecs", "/filters"),
+            ("/data_type", "/dtype"),
+            ("/chunk_grid/configuration/chunk_shape/0", "/chunks"),
+            ("/fill_value", "/fill_value"),
+            ("/filters/0/astype", "/filters/0/astype"),
+            ("", ""),
+        ];
+        for (v3, v2) in cases {
+            assert_eq!(v2_pointer(v3, 2), v2, "{v3}");
+            assert_eq!(v2_pointer(v2, 2), v2, "{v2} stays");
+        }
     }
 }

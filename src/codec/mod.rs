@@ -15,7 +15,7 @@
 
 use crate::dtype::DataType;
 use crate::error::{Error, Report, Result};
-use crate::json::{parse_scalar, pointer_push, Fields, Json, Quoted};
+use crate::json::{parse_scalar, pointer_push, quote, Fields, Json, Quoted};
 use crate::kernels::fused::{FusedDecode, FusedEncode};
 use crate::{Direction, PerDirection};
 use std::any::Any;
@@ -173,8 +173,9 @@ impl CodecDef {
 /// What a configuration value of a known codec must be.
 #[derive(Debug, Clone, Copy)]
 pub enum Rule {
-    /// A JSON integer from the first to the second bound (inclusive).
-    Int(i64, i64),
+    /// A JSON integer from the first to the second bound (inclusive; `i32::MAX`: no upper
+    /// bound, `i32::MIN`: no lower bound).
+    Int(i32, i32),
     /// `true` or `false`.
     Bool,
     /// One of these strings.
@@ -194,8 +195,8 @@ pub enum Need {
     Optional,
     /// It must be present.
     Required,
-    /// It must be present unless the key named first has the string value named second.
-    Unless(&'static str, &'static str),
+    /// It must be present unless `shuffle` is `"noshuffle"` (blosc's `typesize`).
+    UnlessNoShuffle,
 }
 
 /// One configuration key of a known codec.
@@ -261,7 +262,8 @@ use Rule::{Bool, Int, Numpy, OneOf};
 static NONE: Known = rules(&[]);
 /// Not checked (keys this crate does not list).
 static ANY: Known = open(&[]);
-const I64_MAX: i64 = i64::MAX;
+const MAX: i32 = i32::MAX;
+const MIN: i32 = i32::MIN;
 const BLOSC_CNAMES: &[&str] = &["lz4", "lz4hc", "blosclz", "zstd", "snappy", "zlib"];
 
 /// Codecs that the Zarr v3 core spec, the zarr-extensions registry or numcodecs define and this
@@ -323,12 +325,8 @@ pub static KNOWN: &[CodecDef] = {
                     OneOf(&["noshuffle", "shuffle", "bitshuffle"]),
                     REQ,
                 ),
-                key(
-                    "typesize",
-                    Int(1, I64_MAX),
-                    Need::Unless("shuffle", "noshuffle"),
-                ),
-                key("blocksize", Int(0, I64_MAX), OPT),
+                key("typesize", Int(1, MAX), Need::UnlessNoShuffle),
+                key("blocksize", Int(0, MAX), OPT),
             ]),
         ),
         // crc32c: no configuration parameters.
@@ -347,7 +345,7 @@ pub static KNOWN: &[CodecDef] = {
             "numcodecs.quantize",
             ArrayToArray,
             &rules(&[
-                key("digits", Int(i64::MIN, I64_MAX), REQ),
+                key("digits", Int(MIN, MAX), REQ),
                 key("dtype", Numpy, REQ),
                 key("astype", Numpy, OPT),
             ]),
@@ -403,8 +401,8 @@ pub static KNOWN: &[CodecDef] = {
                 key("cname", OneOf(BLOSC_CNAMES), OPT),
                 key("clevel", Int(0, 9), OPT),
                 key("shuffle", Int(-1, 2), OPT),
-                key("blocksize", Int(0, I64_MAX), OPT),
-                key("typesize", Int(1, I64_MAX), OPT),
+                key("blocksize", Int(0, MAX), OPT),
+                key("typesize", Int(1, MAX), OPT),
             ]),
         ),
         CodecDef::known(
@@ -425,12 +423,12 @@ pub static KNOWN: &[CodecDef] = {
         CodecDef::known(
             "numcodecs.lz4",
             BytesToBytes,
-            &rules(&[key("acceleration", Int(i64::MIN, I64_MAX), OPT)]),
+            &rules(&[key("acceleration", Int(MIN, MAX), OPT)]),
         ),
         CodecDef::known(
             "numcodecs.shuffle",
             BytesToBytes,
-            &rules(&[key("elementsize", Int(0, I64_MAX), OPT)]),
+            &rules(&[key("elementsize", Int(0, MAX), OPT)]),
         ),
         CodecDef::known("numcodecs.adler32", BytesToBytes, &ANY),
         CodecDef::known("numcodecs.fletcher32", BytesToBytes, &ANY),
@@ -473,7 +471,7 @@ pub fn check_known(k: &Known, config: Option<&Json>, pointer: &str, report: &mut
         let required = match key.need {
             Need::Optional => false,
             Need::Required => true,
-            Need::Unless(other, value) => f.get(other).and_then(Json::as_str) != Some(value),
+            Need::UnlessNoShuffle => f.get("shuffle").and_then(Json::as_str) != Some("noshuffle"),
         };
         let v = if required {
             f.required(key.name, report)
@@ -491,15 +489,29 @@ pub fn check_known(k: &Known, config: Option<&Json>, pointer: &str, report: &mut
     }
 }
 
-/// A JSON integer (no fraction or exponent).
+/// A JSON integer (no fraction or exponent) that fits an `i64`.
 pub fn json_int(v: &Json) -> Option<i64> {
-    v.as_number().and_then(|t| t.parse::<i64>().ok())
+    let t = v.as_number()?;
+    let (neg, digits) = match t.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, t),
+    };
+    if !digits.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let n = digits.parse::<u64>().ok()?;
+    match neg {
+        true => 0i64.checked_sub_unsigned(n),
+        false => i64::try_from(n).ok(),
+    }
 }
 
 /// `Err(what it must be)` when `v` breaks `rule`.
 fn check_rule(rule: Rule, v: &Json) -> std::result::Result<(), String> {
     let ok = match rule {
-        Rule::Int(lo, hi) => json_int(v).is_some_and(|n| (lo..=hi).contains(&n)),
+        Rule::Int(lo, hi) => {
+            json_int(v).is_some_and(|n| (i64::from(lo)..=i64::from(hi)).contains(&n))
+        }
         Rule::Bool => v.as_bool().is_some(),
         Rule::OneOf(names) => v.as_str().is_some_and(|s| names.contains(&s)),
         Rule::Numpy => v
@@ -511,18 +523,31 @@ fn check_rule(rule: Rule, v: &Json) -> std::result::Result<(), String> {
     if ok {
         return Ok(());
     }
-    Err(match rule {
-        Rule::Int(lo, I64_MAX) => format!("an integer of at least {lo}"),
-        Rule::Int(i64::MIN, _) => "an integer".to_string(),
-        Rule::Int(lo, hi) => format!("an integer from {lo} to {hi}"),
-        Rule::Bool => "true or false".to_string(),
-        Rule::OneOf(names) => {
-            let quoted: Vec<String> = names.iter().map(|n| Quoted(n).to_string()).collect();
-            format!("one of {}", quoted.join(", "))
+    let mut m = String::new();
+    match rule {
+        Rule::Int(lo, hi) => {
+            m.push_str("an integer");
+            if lo != MIN {
+                m.push_str(" from ");
+                m.push_str(&lo.to_string());
+            }
+            if hi != MAX {
+                m.push_str(" to ");
+                m.push_str(&hi.to_string());
+            }
         }
-        Rule::Numpy => "a NumPy data type string such as \"<i4\"".to_string(),
-        Rule::Permutation | Rule::Any => "a permutation of 0, 1, ..., n-1".to_string(),
-    })
+        Rule::Bool => m.push_str("true or false"),
+        Rule::OneOf(names) => {
+            m.push_str("one of");
+            for n in names {
+                m.push(' ');
+                m.push_str(&quote(n));
+            }
+        }
+        Rule::Numpy => m.push_str("a NumPy data type string such as \"<i4\""),
+        Rule::Permutation | Rule::Any => m.push_str("a permutation of 0, 1, ..., n-1"),
+    }
+    Err(m)
 }
 
 /// The permutation in `v`: an array holding each of `0 .. len-1` once.

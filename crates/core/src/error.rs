@@ -158,22 +158,22 @@ pub struct Report {
 impl Report {
     /// Records an error.
     pub fn error(&mut self, e: Error) {
-        self.errors.push(Diag {
-            path: e.path.clone().unwrap_or_default(),
-            code: e.code.as_str(),
-            message: e.detail().to_string(),
-        });
-        if self.first.is_none() {
-            self.first = Some(e);
-        }
+        self.record(e, false);
     }
     /// Records something valid that this crate cannot run (see [`Report::unsupported`]).
     pub fn unsupported(&mut self, e: Error) {
-        self.unsupported.push(Diag {
+        self.record(e, true);
+    }
+    fn record(&mut self, e: Error, unsupported: bool) {
+        let d = Diag {
             path: e.path.clone().unwrap_or_default(),
             code: e.code.as_str(),
             message: e.detail().to_string(),
-        });
+        };
+        match unsupported {
+            true => self.unsupported.push(d),
+            false => self.errors.push(d),
+        }
         if self.first.is_none() {
             self.first = Some(e);
         }
