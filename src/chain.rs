@@ -11,6 +11,7 @@ use crate::codec::{
 };
 use crate::dtype::DataType;
 use crate::error::{Error, ErrorCode, Report, Result};
+use crate::json::fields::must_be;
 use crate::json::Quoted;
 use crate::json::{pointer_index, Fields, Json};
 use crate::kernels::fused::FusedEncode;
@@ -622,17 +623,13 @@ impl Chain {
                 "codecs has no array->bytes codec (e.g. \"bytes\")",
             ));
         }
-        if let Some(name) = &spec.other {
+        if spec.other.is_some() {
             // This crate's array->array codecs are defined for the 26 numeric types only.
             for e in &array_entries {
                 if let Some(Binder::Array(_)) = lookup(e.name).map(|d| d.binder) {
                     report.error(Error::metadata(
                         &pointer_index(pointer, e.index),
-                        format!(
-                            "the codec {} is not defined for the data type {}",
-                            Quoted(e.name),
-                            Quoted(name)
-                        ),
+                        "this codec is defined for the 26 numeric data types only",
                     ));
                 }
             }
@@ -753,21 +750,15 @@ fn shape_after(
         }
         let order = e.config.and_then(|c| c.get("order"));
         let perm = order.and_then(crate::codec::permutation);
-        shape = match (shape, perm) {
-            (Some(s), Some(perm)) if perm.len() != s.len() => {
+        shape = match (shape, perm, order) {
+            (Some(s), Some(perm), Some(order)) if perm.len() != s.len() => {
                 let p = entry_pointer(pointer, e.index);
-                report.error(Error::metadata(
-                    &format!("{p}/configuration/order"),
-                    format!(
-                        "order has {} entries but the chunk it receives has {} dimensions",
-                        perm.len(),
-                        s.len()
-                    ),
-                ));
+                let what = "a permutation with one entry per dimension of the chunk";
+                report.error(must_be(&format!("{p}/configuration/order"), what, order));
                 None
             }
             // B_shape[i] = A_shape[order[i]] (transpose, "Format and algorithm").
-            (Some(s), Some(perm)) => perm.iter().map(|&i| s.get(i).copied()).collect(),
+            (Some(s), Some(perm), _) => perm.iter().map(|&i| s.get(i).copied()).collect(),
             _ => None,
         };
     }
@@ -805,52 +796,31 @@ fn check_sharding(config: Option<&Json>, pointer: &str, spec: &ChunkSpec, report
     let Some(f) = Fields::open(config, &cfg_ptr, what, &keys, report) else {
         return;
     };
-    let p = f.at("chunk_shape");
     let inner = f.required("chunk_shape", report).and_then(|v| {
         let items = v.as_array().unwrap_or_default();
-        let dims: Option<Vec<u64>> = items
-            .iter()
-            .map(|d| {
-                json_int(d)
-                    .and_then(|n| u64::try_from(n).ok())
-                    .filter(|&n| n > 0)
-            })
-            .collect();
-        let Some(dims) = dims.filter(|_| v.as_array().is_some()) else {
-            report.error(Error::metadata(
-                &p,
-                format!(
-                    "must be an array of positive integers, found {}",
-                    v.to_json_string()
-                ),
-            ));
-            return None;
-        };
-        let outer = spec.shape.as_deref()?;
-        // The same number of dimensions as the shard, each dividing it.
-        if dims.len() != outer.len() || dims.iter().zip(outer).any(|(i, o)| o % i != 0) {
-            let shard: Vec<String> = outer.iter().map(u64::to_string).collect();
-            report.error(Error::metadata(
-                &p,
-                format!(
-                    "the inner chunk shape {} does not have the rank of the shard shape [{}] or does not evenly divide it",
-                    v.to_json_string(),
-                    shard.join(",")
-                ),
-            ));
+        let mut dims = Vec::new();
+        for d in items {
+            if let Some(n) = json_int(d).and_then(|n| u64::try_from(n).ok()) {
+                dims.push(n);
+            }
+        }
+        // Positive integers, as many as the shard has dimensions, each dividing the shard's.
+        let outer = spec.shape.as_deref().unwrap_or(&dims);
+        let divides = dims.iter().zip(outer).all(|(i, o)| *i > 0 && o % i == 0);
+        if v.as_array().is_none()
+            || dims.len() != items.len()
+            || dims.len() != outer.len()
+            || !divides
+        {
+            let what = "positive integers, one per dimension of the shard, each dividing it";
+            report.error(must_be(&f.at("chunk_shape"), what, v));
             return None;
         }
         Some(dims)
     });
     if let Some(v) = f.get("index_location") {
         if !matches!(v.as_str(), Some("start" | "end")) {
-            report.error(Error::metadata(
-                &f.at("index_location"),
-                format!(
-                    "index_location must be \"start\" or \"end\", found {}",
-                    v.to_json_string()
-                ),
-            ));
+            report.error(must_be(&f.at("index_location"), "\"start\" or \"end\"", v));
         }
     }
     if let Some(c) = f.required("codecs", report) {
@@ -882,10 +852,7 @@ fn check_sharding(config: Option<&Json>, pointer: &str, spec: &ChunkSpec, report
             if kind == Some(CodecKind::BytesToBytes) && !FIXED_SIZE.contains(&name) {
                 report.error(Error::metadata(
                     &pointer_index(&ip, i),
-                    format!(
-                        "the index codecs must have a fixed encoded size: {} is a compression codec",
-                        Quoted(name)
-                    ),
+                    "the index codecs must have a fixed encoded size: no compression codec",
                 ));
             }
         }

@@ -6,7 +6,7 @@ use crate::codec::scalar;
 use crate::dtype::DataType;
 use crate::error::{Error, ErrorCode, Report, Result};
 use crate::json::data_type::{check_other_fill, read_array_data_type, ArrayType};
-use crate::json::fields::report_duplicates;
+use crate::json::fields::{must_be, report_duplicates};
 use crate::json::{parse, pointer_index, Fields, Json, Quoted};
 
 /// The parts of a zarr.json array document a chunk needs.
@@ -153,23 +153,12 @@ pub fn parse_array_meta(doc: &Json, report: &mut Report) -> Option<ArrayMeta> {
         Some(ArrayType::Other(name, form)) => (None, Some((name, form))),
         None => (None, None),
     };
-    if let Some((name, _)) = &other {
-        report.warn(
-            "/data_type",
-            "unchecked_data_type",
-            format!(
-                "{} is a valid data type outside the 26 numeric ones: its values and the codecs' handling of them are not checked",
-                Quoted(name)
-            ),
-        );
-        report.unsupported(Error::at(
-            ErrorCode::UnsupportedDataType,
-            "/data_type",
-            format!(
-                "data type {} is not one of the 26 numeric types zarr-scale-offset decodes",
-                Quoted(name)
-            ),
-        ));
+    if other.is_some() {
+        let p = "/data_type";
+        let what = "a known data type outside the 26 numeric ones: its values are not checked";
+        report.warn(p, "unchecked_data_type", what);
+        let what = "zarr-scale-offset decodes the 26 numeric data types only";
+        report.unsupported(Error::at(ErrorCode::UnsupportedDataType, p, what));
     }
     let fill = match (f.required("fill_value", report), dtype, &other) {
         (Some(v), Some(dt), _) => scalar(dt, v, "/fill_value", report),
@@ -205,18 +194,11 @@ pub fn parse_array_meta(doc: &Json, report: &mut Report) -> Option<ArrayMeta> {
                         .and_then(|e| e.get("must_understand"))
                         .and_then(Json::as_bool)
                         == Some(false);
+                    let m = "unknown storage transformer (skipped only with \"must_understand\": false)";
                     if skippable {
-                        report.warn(
-                            &p,
-                            "ignored_field",
-                            "storage transformer with must_understand: false is ignored",
-                        );
+                        report.warn(&p, "ignored_field", m);
                     } else {
-                        report.error(Error::at(
-                            ErrorCode::UnsupportedCodec,
-                            &p,
-                            "unknown storage transformer: readers must fail unless it has \"must_understand\": false",
-                        ));
+                        report.error(Error::at(ErrorCode::UnsupportedCodec, &p, m));
                     }
                 }
             }
@@ -310,60 +292,40 @@ fn chunk_shape_of(doc: &Json) -> Option<Vec<u64>> {
 /// false).
 fn chunk_key_encoding(e: &Json, report: &mut Report) {
     let p = "/chunk_key_encoding";
-    let (name, config) = match e {
-        Json::String(n) => (Some(n.as_str()), None),
-        _ => {
-            let keys = ["name", "configuration", "must_understand"];
-            let Some(f) = Fields::open(e, p, "chunk_key_encoding", &keys, report) else {
-                return;
-            };
-            let name = f.required("name", report).and_then(|n| {
-                let s = n.as_str();
-                if s.is_none() {
-                    report.error(Error::metadata(&f.at("name"), "must be a string"));
-                }
-                s
-            });
-            if name.is_some_and(|n| n != "default" && n != "v2")
-                && f.get("must_understand").and_then(Json::as_bool) == Some(false)
-            {
-                report.warn(
-                    p,
-                    "ignored_field",
-                    "unknown chunk key encoding with must_understand: false",
-                );
-                return;
-            }
-            (name, f.get("configuration"))
-        }
+    let keys = ["name", "configuration", "must_understand"];
+    let f = match e {
+        Json::String(_) => None,
+        _ => Some(Fields::open(e, p, "chunk_key_encoding", &keys, report)),
     };
-    match name {
-        Some("default" | "v2") => {}
-        Some(n) => {
-            report.error(Error::metadata(
-                &format!("{p}/name"),
-                format!(
-                    "unknown chunk key encoding {}; the core spec defines \"default\" and \"v2\"",
-                    Quoted(n)
-                ),
-            ));
-            return;
-        }
-        None => return,
+    let f = match f {
+        Some(None) => return,
+        Some(Some(f)) => Some(f),
+        None => None,
+    };
+    let name = f.as_ref().and_then(|f| f.get("name")).unwrap_or(e);
+    let skippable = f
+        .as_ref()
+        .and_then(|f| f.get("must_understand"))
+        .and_then(Json::as_bool)
+        == Some(false);
+    if !matches!(name.as_str(), Some("default" | "v2")) && !skippable {
+        let at = if f.is_some() {
+            "/chunk_key_encoding/name"
+        } else {
+            p
+        };
+        report.error(must_be(at, "\"default\" or \"v2\"", name));
+        return;
     }
-    let Some(c) = config else { return };
-    let cp = format!("{p}/configuration");
+    let Some(c) = f.and_then(|f| f.get("configuration")) else {
+        return;
+    };
     let what = "the chunk_key_encoding configuration";
-    if let Some(f) = Fields::open(c, &cp, what, &["separator"], report) {
-        if let Some(v) = f.get("separator") {
+    let cp = "/chunk_key_encoding/configuration";
+    if let Some(c) = Fields::open(c, cp, what, &["separator"], report) {
+        if let Some(v) = c.get("separator") {
             if !matches!(v.as_str(), Some("/" | ".")) {
-                report.error(Error::metadata(
-                    &f.at("separator"),
-                    format!(
-                        "separator must be \"/\" or \".\", found {}",
-                        v.to_json_string()
-                    ),
-                ));
+                report.error(must_be(&c.at("separator"), "\"/\" or \".\"", v));
             }
         }
     }

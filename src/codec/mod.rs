@@ -15,7 +15,8 @@
 
 use crate::dtype::DataType;
 use crate::error::{Error, Report, Result};
-use crate::json::{parse_scalar, pointer_push, quote, Fields, Json, Quoted};
+use crate::json::fields::must_be;
+use crate::json::{parse_scalar, pointer_push, quote, Fields, Json};
 use crate::kernels::fused::{FusedDecode, FusedEncode};
 use crate::{Direction, PerDirection};
 use std::any::Any;
@@ -445,17 +446,10 @@ pub fn check_known(k: &Known, config: Option<&Json>, pointer: &str, report: &mut
     let cfg_ptr = pointer_push(pointer, "configuration");
     let what = "the configuration";
     let Some(config) = config else {
-        for key in k
-            .keys
-            .iter()
-            .filter(|key| matches!(key.need, Need::Required))
-        {
+        if k.keys.iter().any(|key| matches!(key.need, Need::Required)) {
             report.error(Error::metadata(
                 pointer,
-                format!(
-                    "missing configuration with the required key {}",
-                    Quoted(key.name)
-                ),
+                "missing configuration: this codec has required keys",
             ));
         }
         return;
@@ -479,11 +473,8 @@ pub fn check_known(k: &Known, config: Option<&Json>, pointer: &str, report: &mut
             f.get(key.name)
         };
         if let Some(v) = v {
-            if let Err(m) = check_rule(key.rule, v) {
-                report.error(Error::metadata(
-                    &f.at(key.name),
-                    format!("{} must be {m}, found {}", key.name, v.to_json_string()),
-                ));
+            if let Err(what) = check_rule(key.rule, v) {
+                report.error(must_be(&f.at(key.name), &what, v));
             }
         }
     }
@@ -529,11 +520,11 @@ fn check_rule(rule: Rule, v: &Json) -> std::result::Result<(), String> {
             m.push_str("an integer");
             if lo != MIN {
                 m.push_str(" from ");
-                m.push_str(&lo.to_string());
+                m.push_str(&crate::json::text::int_text(i128::from(lo)));
             }
             if hi != MAX {
                 m.push_str(" to ");
-                m.push_str(&hi.to_string());
+                m.push_str(&crate::json::text::int_text(i128::from(hi)));
             }
         }
         Rule::Bool => m.push_str("true or false"),

@@ -1,6 +1,7 @@
 //! A data type as metadata gives it: a name (`"float32"`) or an object `{"name": "float32"}`
 //! (with, at most, an empty `"configuration"`: none of the 26 numeric types takes one).
 
+use super::fields::must_be;
 use super::{Fields, Json, Quoted};
 use crate::dtype::DataType;
 use crate::error::{Error, Report, Result};
@@ -166,16 +167,7 @@ pub fn is_numpy_dtype(s: &str) -> bool {
 /// core spec gives it (`docs/v3/data-types/index.rst`, "Permitted fill values"); the fill
 /// values of extension types with their own forms are not checked.
 pub fn check_other_fill(v: &Json, name: &str, form: FillForm, pointer: &str, report: &mut Report) {
-    let bad = |report: &mut Report, what: &str| {
-        report.error(Error::metadata(
-            pointer,
-            format!(
-                "the fill value of {} must be {what}, found {}",
-                Quoted(name),
-                v.to_json_string()
-            ),
-        ));
-    };
+    let bad = |report: &mut Report, what: &str| report.error(must_be(pointer, what, v));
     match form {
         FillForm::Bool if v.as_bool().is_none() => bad(report, "true or false"),
         FillForm::Complex => {
@@ -209,7 +201,7 @@ pub fn check_other_fill(v: &Json, name: &str, form: FillForm, pointer: &str, rep
                         .all(|b| b.as_number().and_then(|t| t.parse::<u8>().ok()).is_some())
             });
             if !ok {
-                bad(report, &format!("an array of {n} integers from 0 to 255"));
+                bad(report, "an array of integers from 0 to 255, one per byte");
             }
         }
         FillForm::Bool | FillForm::Unchecked => {}
