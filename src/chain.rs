@@ -529,8 +529,8 @@ impl std::fmt::Debug for Chain {
 pub struct ChunkSpec {
     /// One of the 26 numeric types.
     pub dtype: Option<DataType>,
-    /// A data type this crate knows but does not compute on (`bool`, `complex64`, ...).
-    pub other: Option<String>,
+    /// The data type is one this crate knows but does not compute on (`bool`, `complex64`, ...).
+    pub other: bool,
     /// The fill value (raw bits of `dtype`).
     pub fill: Option<u64>,
     /// The chunk shape.
@@ -623,7 +623,7 @@ impl Chain {
                 "codecs has no array->bytes codec (e.g. \"bytes\")",
             ));
         }
-        if spec.other.is_some() {
+        if spec.other {
             // This crate's array->array codecs are defined for the 26 numeric types only.
             for e in &array_entries {
                 if let Some(Binder::Array(_)) = lookup(e.name).map(|d| d.binder) {
@@ -642,7 +642,7 @@ impl Chain {
             if let Some(Binder::Sharding) = lookup(be.name).map(|d| d.binder) {
                 let inner = ChunkSpec {
                     dtype: input,
-                    other: spec.other.clone().filter(|_| array_entries.is_empty()),
+                    other: spec.other && array_entries.is_empty(),
                     fill: array.as_ref().and_then(ArrayChain::encoded_fill),
                     shape,
                 };

@@ -231,7 +231,7 @@ pub fn parse_array_meta(doc: &Json, report: &mut Report) -> Option<ArrayMeta> {
     }
     let spec = ChunkSpec {
         dtype,
-        other: other.map(|o| o.0),
+        other: other.is_some(),
         fill,
         shape: chunk_len.and_then(|_| chunk_shape_of(doc)),
     };

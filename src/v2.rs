@@ -36,7 +36,6 @@ use crate::codec::fixedscaleoffset::{parse_numpy_dtype, FixedScaleOffset, NumpyD
 use crate::codec::{known_codec, CodecKind};
 use crate::dtype::DataType;
 use crate::error::{Error, ErrorCode, Report, Result};
-use crate::json::data_type::{numpy_other, other_data_type, FillForm};
 use crate::json::fields::report_duplicates;
 use crate::json::{
     parse, parse_scalar, pointer_index, pointer_push, quote, write_scalar, Fields, Json,
@@ -110,21 +109,10 @@ pub fn v2_to_v3_report(zarray: &Json, report: &mut Report) -> Option<Json> {
             ));
         }
     }
-    let dtype_json = f.required("dtype", report);
-    // A NumPy type outside the 26 that Zarr v3 knows (bool, complex, strings, ...).
-    let other = dtype_json
-        .and_then(Json::as_str)
-        .filter(|s| parse_numpy_dtype(s).is_none())
-        .and_then(|s| Some((numpy_other(s)?, s)));
-    let dtype = match other {
-        Some(_) => None,
-        None => dtype_json.and_then(|v| numpy(v, report)),
-    };
-    let fill = match (f.required("fill_value", report), other) {
-        (Some(v), Some((name, _))) => Some(other_fill(v, name, report)),
-        (Some(v), None) => dtype.and_then(|d| fill_value(v, d.data_type, report)),
-        (None, _) => None,
-    };
+    let dtype = f.required("dtype", report).and_then(|v| numpy(v, report));
+    let fill = f
+        .required("fill_value", report)
+        .and_then(|v| fill_value(v, dtype?.data_type, report));
     match f.get("order") {
         Some(o) if o.as_str() == Some("C") => {}
         Some(o) if o.as_str() == Some("F") => {
@@ -165,14 +153,10 @@ pub fn v2_to_v3_report(zarray: &Json, report: &mut Report) -> Option<Json> {
     if report.error_count() > errors_before {
         return None;
     }
-    let (big, multi_byte) = match (stored, other) {
-        (Some(st), _) => (st.is_big(), st.data_type.size() > 1),
-        (None, Some((_, s))) => (s.starts_with('>'), s.starts_with(['<', '>'])),
-        (None, None) => return None,
-    };
+    let stored = stored?;
     let mut bytes = vec![("name".to_string(), Json::String("bytes".into()))];
-    if multi_byte {
-        let endian = if big { "big" } else { "little" };
+    if stored.data_type.size() > 1 {
+        let endian = if stored.is_big() { "big" } else { "little" };
         bytes.push((
             "configuration".into(),
             obj(vec![("endian", Json::String(endian.into()))]),
@@ -185,13 +169,7 @@ pub fn v2_to_v3_report(zarray: &Json, report: &mut Report) -> Option<Json> {
         ("zarr_format", Json::Number("3".into())),
         ("node_type", Json::String("array".into())),
         ("shape", ints(&shape?)),
-        (
-            "data_type",
-            Json::String(match other {
-                Some((name, _)) => name.into(),
-                None => dtype?.data_type.name().into(),
-            }),
-        ),
+        ("data_type", Json::String(dtype?.data_type.name().into())),
         (
             "chunk_grid",
             obj(vec![
@@ -298,48 +276,37 @@ fn fill_value(v: &Json, dtype: DataType, report: &mut Report) -> Option<Json> {
     report.check(parse(&write_scalar(dtype, bits)))
 }
 
-/// The fill value of a type outside the 26 ([`numpy_other`]): as written (its v3 form is
-/// checked later), `null` being the type's zero.
-fn other_fill(v: &Json, name: &str, report: &mut Report) -> Json {
-    if !v.is_null() {
-        return v.clone();
-    }
-    let zero = match other_data_type(name) {
-        Some(FillForm::Bool) => Json::Bool(false),
-        Some(FillForm::Complex) => Json::Array(vec![Json::Number("0.0".into()); 2]),
-        _ => return Json::Null,
-    };
-    report.warn(
-        "/fill_value",
-        "lenient_form",
-        format!(
-            "fill_value null (no fill value in Zarr v2): missing chunks read as {}",
-            zero.to_json_string()
-        ),
-    );
-    zero
-}
-
 /// The pointer into a `.zarray` of a pointer into the Zarr v3 document [`v2_to_v3`] makes of it
 /// (`filters`: the number of filters): `/codecs/i/configuration/k` is `/filters/i/k` or
 /// `/compressor/k`, the `bytes` codec and `/data_type` are `/dtype`, the chunk grid is
 /// `/chunks`. Pointers that are already into the `.zarray` stay as they are.
 pub fn v2_pointer(p: &str, filters: usize) -> String {
-    let mut parts = p.splitn(5, '/').skip(1);
-    let base = match (parts.next(), parts.next().map(str::parse::<usize>)) {
-        (Some("codecs"), Some(Ok(i))) if i < filters => pointer_index("/filters", i),
-        (Some("codecs"), Some(Ok(i))) if i > filters => "/compressor".to_string(),
-        (Some("codecs"), Some(Ok(_))) | (Some("data_type"), _) => "/dtype".to_string(),
-        (Some("codecs"), _) => "/filters".to_string(),
-        (Some("chunk_grid"), _) => "/chunks".to_string(),
-        (Some("chunk_key_encoding"), _) => "/dimension_separator".to_string(),
-        _ => return p.to_string(),
+    let (top, rest) = p
+        .get(1..)
+        .unwrap_or("")
+        .split_once('/')
+        .unwrap_or((p.get(1..).unwrap_or(""), ""));
+    let base = match top {
+        "data_type" => "/dtype",
+        "chunk_grid" => "/chunks",
+        "chunk_key_encoding" => "/dimension_separator",
+        "codecs" => {
+            let (index, tail) = rest.split_once('/').unwrap_or((rest, ""));
+            let key = tail.strip_prefix("configuration/");
+            return match index.parse::<usize>() {
+                Ok(i) if i < filters => {
+                    pointer_index("/filters", i) + key.map_or("", |_| "/") + key.unwrap_or("")
+                }
+                Ok(i) if i > filters => {
+                    "/compressor".to_string() + key.map_or("", |_| "/") + key.unwrap_or("")
+                }
+                Ok(_) => "/dtype".into(),
+                Err(_) => "/filters".into(),
+            };
+        }
+        _ => return p.into(),
     };
-    // "/codecs/i/configuration/k..." -> base + "/k..." (for a filter or the compressor).
-    match (parts.next(), parts.next()) {
-        (Some("configuration"), Some(rest)) if base != "/dtype" => format!("{base}/{rest}"),
-        _ => base,
-    }
+    base.into()
 }
 
 /// The filters as v3 array->array codecs, and the stored type (the last filter's `astype`).

@@ -597,8 +597,8 @@ fn known_codec_configurations() {
             vec![],
         ),
         (
-            format!(r#"[{{"name":"numcodecs.delta","configuration":{{"dtype":"<u3"}}}},{le}]"#),
-            vec!["/codecs/0/configuration/dtype"],
+            format!(r#"[{le},{{"name":"numcodecs.zlib","configuration":{{"level":10}}}}]"#),
+            vec!["/codecs/1/configuration/level"],
         ),
         // After transpose (which keeps the data type) the bytes codec still needs its endian.
         (

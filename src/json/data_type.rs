@@ -137,32 +137,6 @@ pub fn read_array_data_type(v: &Json, pointer: &str, report: &mut Report) -> Opt
     read_data_type(v, pointer, report).map(ArrayType::Numeric)
 }
 
-/// The Zarr v3 name of a NumPy data type string outside the 26 that a Zarr v2 `.zarray` may
-/// hold: `b1` bool, `c8`/`c16` complex, `S<n>` bytes, `U<n>` strings, `V<n>` raw bytes,
-/// `M8[unit]`/`m8[unit]` datetimes (any byte order prefix).
-pub fn numpy_other(s: &str) -> Option<&'static str> {
-    let body = s.strip_prefix(['<', '>', '|', '=']).unwrap_or(s);
-    let (kind, rest) = (body.get(..1)?, body.get(1..)?);
-    let digits = |r: &str| !r.is_empty() && r.bytes().all(|c| c.is_ascii_digit());
-    match (kind, rest) {
-        ("b", "1") | ("?", "") => Some("bool"),
-        ("c", "8") | ("F", "") => Some("complex64"),
-        ("c", "16") | ("D", "") => Some("complex128"),
-        ("S", r) if digits(r) => Some("null_terminated_bytes"),
-        ("U", r) if digits(r) => Some("fixed_length_utf32"),
-        ("V", r) if digits(r) => Some("raw_bytes"),
-        ("M", r) if r.starts_with("8[") && r.ends_with(']') => Some("numpy.datetime64"),
-        ("m", r) if r.starts_with("8[") && r.ends_with(']') => Some("numpy.timedelta64"),
-        _ => None,
-    }
-}
-
-/// Whether `s` is a NumPy data type string a numcodecs configuration may name: one of the 26
-/// (see [`crate::dtype::parse_numpy_dtype`]) or one [`numpy_other`] knows.
-pub fn is_numpy_dtype(s: &str) -> bool {
-    crate::dtype::parse_numpy_dtype(s).is_some() || numpy_other(s).is_some()
-}
-
 /// Checks the fill value `v` (at `pointer`) of the known other data type `name` in the form the
 /// core spec gives it (`docs/v3/data-types/index.rst`, "Permitted fill values"); the fill
 /// values of extension types with their own forms are not checked.
