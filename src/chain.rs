@@ -758,7 +758,13 @@ fn shape_after(
                 None
             }
             // B_shape[i] = A_shape[order[i]] (transpose, "Format and algorithm").
-            (Some(s), Some(perm), _) => perm.iter().map(|&i| s.get(i).copied()).collect(),
+            (Some(s), Some(perm), _) => {
+                let mut out = Vec::with_capacity(s.len());
+                for i in perm {
+                    out.push(s.get(i).copied().unwrap_or_default());
+                }
+                Some(out)
+            }
             _ => None,
         };
     }
@@ -832,7 +838,14 @@ fn check_sharding(config: Option<&Json>, pointer: &str, spec: &ChunkSpec, report
     }
     if let Some(c) = f.required("index_codecs", report) {
         let shape = match (&inner, &spec.shape) {
-            (Some(i), Some(o)) => Some(o.iter().zip(i).map(|(o, i)| o / i).chain([2]).collect()),
+            (Some(i), Some(o)) => {
+                let mut per_shard: Vec<u64> = Vec::with_capacity(o.len() + 1);
+                for (o, i) in o.iter().zip(i) {
+                    per_shard.push(o / i);
+                }
+                per_shard.push(2);
+                Some(per_shard)
+            }
             _ => None,
         };
         let s = ChunkSpec {

@@ -186,14 +186,7 @@ pub fn parse_array_meta(doc: &Json, report: &mut Report) -> Option<ArrayMeta> {
                 // by a spec this crate knows, so each must be skippable (must_understand false).
                 for (i, t) in items.iter().enumerate() {
                     let p = pointer_index("/storage_transformers", i);
-                    let ext = match t {
-                        Json::Object(_) => Fields::open_any(t, &p, "a storage transformer", report),
-                        _ => None,
-                    };
-                    let skippable = ext
-                        .and_then(|e| e.get("must_understand"))
-                        .and_then(Json::as_bool)
-                        == Some(false);
+                    let skippable = t.get("must_understand").and_then(Json::as_bool) == Some(false);
                     let m = "unknown storage transformer (skipped only with \"must_understand\": false)";
                     if skippable {
                         report.warn(&p, "ignored_field", m);
@@ -291,33 +284,17 @@ fn chunk_shape_of(doc: &Json) -> Option<Vec<u64>> {
 /// default `"."`); another name is an unknown extension (an error unless `must_understand` is
 /// false).
 fn chunk_key_encoding(e: &Json, report: &mut Report) {
-    let p = "/chunk_key_encoding";
-    let keys = ["name", "configuration", "must_understand"];
-    let f = match e {
-        Json::String(_) => None,
-        _ => Some(Fields::open(e, p, "chunk_key_encoding", &keys, report)),
-    };
-    let f = match f {
-        Some(None) => return,
-        Some(Some(f)) => Some(f),
-        None => None,
-    };
-    let name = f.as_ref().and_then(|f| f.get("name")).unwrap_or(e);
-    let skippable = f
-        .as_ref()
-        .and_then(|f| f.get("must_understand"))
-        .and_then(Json::as_bool)
-        == Some(false);
+    let name = e.get("name").unwrap_or(e);
+    let skippable = e.get("must_understand").and_then(Json::as_bool) == Some(false);
     if !matches!(name.as_str(), Some("default" | "v2")) && !skippable {
-        let at = if f.is_some() {
-            "/chunk_key_encoding/name"
-        } else {
-            p
+        let at = match e {
+            Json::Object(_) => "/chunk_key_encoding/name",
+            _ => "/chunk_key_encoding",
         };
         report.error(must_be(at, "\"default\" or \"v2\"", name));
         return;
     }
-    let Some(c) = f.and_then(|f| f.get("configuration")) else {
+    let Some(c) = e.get("configuration") else {
         return;
     };
     let what = "the chunk_key_encoding configuration";

@@ -281,32 +281,32 @@ fn fill_value(v: &Json, dtype: DataType, report: &mut Report) -> Option<Json> {
 /// `/compressor/k`, the `bytes` codec and `/data_type` are `/dtype`, the chunk grid is
 /// `/chunks`. Pointers that are already into the `.zarray` stay as they are.
 pub fn v2_pointer(p: &str, filters: usize) -> String {
-    let (top, rest) = p
-        .get(1..)
-        .unwrap_or("")
-        .split_once('/')
-        .unwrap_or((p.get(1..).unwrap_or(""), ""));
-    let base = match top {
-        "data_type" => "/dtype",
-        "chunk_grid" => "/chunks",
-        "chunk_key_encoding" => "/dimension_separator",
-        "codecs" => {
-            let (index, tail) = rest.split_once('/').unwrap_or((rest, ""));
-            let key = tail.strip_prefix("configuration/");
-            return match index.parse::<usize>() {
-                Ok(i) if i < filters => {
-                    pointer_index("/filters", i) + key.map_or("", |_| "/") + key.unwrap_or("")
-                }
-                Ok(i) if i > filters => {
-                    "/compressor".to_string() + key.map_or("", |_| "/") + key.unwrap_or("")
-                }
-                Ok(_) => "/dtype".into(),
-                Err(_) => "/filters".into(),
-            };
+    for (v3, v2) in [
+        ("/data_type", "/dtype"),
+        ("/chunk_grid", "/chunks"),
+        ("/chunk_key_encoding", "/dimension_separator"),
+    ] {
+        if p.starts_with(v3) {
+            return v2.into();
         }
-        _ => return p.into(),
+    }
+    let Some(rest) = p.strip_prefix("/codecs/") else {
+        return match p {
+            "/codecs" => "/filters".into(),
+            _ => p.into(),
+        };
     };
-    base.into()
+    let end = rest.bytes().position(|c| c == b'/').unwrap_or(rest.len());
+    let key = rest
+        .get(end..)
+        .and_then(|t| t.strip_prefix("/configuration"))
+        .unwrap_or("");
+    match rest.get(..end).and_then(|i| i.parse::<usize>().ok()) {
+        Some(i) if i < filters => pointer_index("/filters", i) + key,
+        Some(i) if i > filters => "/compressor".to_string() + key,
+        // The bytes codec: its endian comes from the dtype's byte order.
+        _ => "/dtype".into(),
+    }
 }
 
 /// The filters as v3 array->array codecs, and the stored type (the last filter's `astype`).
