@@ -676,3 +676,45 @@ fn other_data_types() {
         [("/codecs/0".to_string(), IM)]
     );
 }
+
+/// Nested shards: the rules recurse, with pointers all the way down; v2 filters and compressors
+/// are reported at their pointers in the .zarray.
+#[test]
+fn nested_shards_and_v2_pointers() {
+    let inner = r#"{"name":"sharding_indexed","configuration":{"chunk_shape":[2],"codecs":[{"name":"scale_offset","configuration":{"scale":0}},{"name":"bytes","configuration":{"endian":"little"}}],"index_codecs":[{"name":"bytes","configuration":{"endian":"little"}}]}}"#;
+    let outer = format!(
+        r#"[{{"name":"sharding_indexed","configuration":{{"chunk_shape":[4],"codecs":[{inner}],"index_codecs":[{{"name":"bytes","configuration":{{"endian":"little"}}}}],"index_location":"start"}}}}]"#
+    );
+    let d = doc("\"float32\"", "0", &outer).replace("\"shape\":[4]", "\"shape\":[8]");
+    let d = d.replace("\"chunk_shape\":[4]}}", "\"chunk_shape\":[8]}}");
+    assert_eq!(
+        errs(&d, None),
+        [(
+            "/codecs/0/configuration/codecs/0/configuration/codecs/0/configuration/scale"
+                .to_string(),
+            IM
+        )]
+    );
+    // The inner shard's chunk shape must divide the outer shard's inner chunk ([4]), not [8].
+    let d3 = d.replace("\"chunk_shape\":[2]", "\"chunk_shape\":[3]");
+    assert!(errs(&d3, None)
+        .iter()
+        .any(|e| e.0 == "/codecs/0/configuration/codecs/0/configuration/chunk_shape"));
+    let v2 = r#"{"zarr_format":2,"shape":[8],"chunks":[4],"dtype":"<i4","fill_value":0,"order":"C","dimension_separator":".",
+        "filters":[{"id":"delta","dtype":"<i4"}],"compressor":{"id":"blosc","cname":"lz4","clevel":11,"shuffle":1}}"#;
+    let r = validate(v2, None);
+    let got: Vec<(&str, &str)> = r.errors.iter().map(|e| (e.path.as_str(), e.code)).collect();
+    assert_eq!(got, [("/compressor/clevel", IM)]);
+    let unsupported: Vec<&str> = r.unsupported.iter().map(|e| e.path.as_str()).collect();
+    assert_eq!(unsupported, ["/filters/0", "/compressor"]);
+    // The strict API names the same pointer.
+    let e = zarr_scale_offset::decode_chunk(v2, &[0; 16]).unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("/filters/0"));
+    assert!(e.message.starts_with("/filters/0: "), "{e}");
+    // An unknown v2 filter id stays an error.
+    let bad = v2.replace("\"delta\"", "\"delta9\"");
+    assert_eq!(
+        errs(&bad, None)[0],
+        ("/filters/0".to_string(), "unsupported_codec")
+    );
+}
