@@ -7,7 +7,7 @@
 use crate::buf::{byte_len, copy_exact};
 use crate::codec::{
     check_known, json_int, known_codec, lookup, Binder, BoundArrayCodec, BoundArrayToBytes,
-    CodecKind, Fused, RunOptions, ShapeRule,
+    CodecKind, Fused, RunOptions, ShapeRule, SHARDING,
 };
 use crate::dtype::DataType;
 use crate::error::{Error, ErrorCode, Report, Result};
@@ -535,6 +535,8 @@ pub struct ChunkSpec {
     pub fill: Option<u64>,
     /// The chunk shape.
     pub shape: Option<Vec<u64>>,
+    /// The chain is a shard's `index_codecs`: its encoded size must be fixed (no compression).
+    pub index: bool,
 }
 
 impl Chain {
@@ -645,6 +647,7 @@ impl Chain {
                     other: spec.other && array_entries.is_empty(),
                     fill: array.as_ref().and_then(ArrayChain::encoded_fill),
                     shape,
+                    index: false,
                 };
                 report.unsupported(unsupported(&bp, be.name));
                 check_sharding(be.config, &bp, &inner, report);
@@ -653,6 +656,12 @@ impl Chain {
             bind_bytes(&be, &bp, input, report)
         });
         for (p, e) in bytes_to_bytes {
+            if spec.index && !FIXED_SIZE.contains(&e.name) {
+                report.error(Error::metadata(
+                    &p,
+                    "the index codecs must have a fixed encoded size: no compression codec",
+                ));
+            }
             report.unsupported(unsupported(&p, e.name));
             if let Some(Binder::Known(k)) = lookup(e.name).map(|d| d.binder) {
                 check_known(k, e.config, &p, report);
@@ -789,20 +798,10 @@ const FIXED_SIZE: &[&str] = &[
 /// the shard's data type and fill value); `index_codecs` one for the index (`uint64` of shape
 /// chunks-per-shard + `[2]`) with no variable-size codec; `index_location` is `start` or `end`.
 fn check_sharding(config: Option<&Json>, pointer: &str, spec: &ChunkSpec, report: &mut Report) {
-    let keys = ["chunk_shape", "codecs", "index_codecs", "index_location"];
-    let Some(config) = config else {
-        report.error(Error::metadata(
-            pointer,
-            "sharding_indexed needs a configuration with \"chunk_shape\", \"codecs\" and \"index_codecs\"",
-        ));
-        return;
-    };
-    let cfg_ptr = format!("{pointer}/configuration");
-    let what = "the sharding_indexed configuration";
-    let Some(f) = Fields::open(config, &cfg_ptr, what, &keys, report) else {
-        return;
-    };
-    let inner = f.required("chunk_shape", report).and_then(|v| {
+    check_known(&SHARDING, config, pointer, report);
+    let Some(config) = config else { return };
+    let at = |key: &str| format!("{pointer}/configuration/{key}");
+    let inner = config.get("chunk_shape").and_then(|v| {
         let items = v.as_array().unwrap_or_default();
         let mut dims = Vec::new();
         for d in items {
@@ -819,24 +818,20 @@ fn check_sharding(config: Option<&Json>, pointer: &str, spec: &ChunkSpec, report
             || !divides
         {
             let what = "positive integers, one per dimension of the shard, each dividing it";
-            report.error(must_be(&f.at("chunk_shape"), what, v));
+            report.error(must_be(&at("chunk_shape"), what, v));
             return None;
         }
         Some(dims)
     });
-    if let Some(v) = f.get("index_location") {
-        if !matches!(v.as_str(), Some("start" | "end")) {
-            report.error(must_be(&f.at("index_location"), "\"start\" or \"end\"", v));
-        }
-    }
-    if let Some(c) = f.required("codecs", report) {
+    if let Some(c) = config.get("codecs") {
         let s = ChunkSpec {
             shape: inner.clone(),
             ..spec.clone()
         };
-        Chain::bind_spec(c, &f.at("codecs"), &s, report);
+        Chain::bind_spec(c, &at("codecs"), &s, report);
     }
-    if let Some(c) = f.required("index_codecs", report) {
+    if let Some(c) = config.get("index_codecs") {
+        // The index: uint64 (offset, nbytes) pairs, chunks per shard + [2].
         let shape = match (&inner, &spec.shape) {
             (Some(i), Some(o)) => {
                 let mut per_shard: Vec<u64> = Vec::with_capacity(o.len() + 1);
@@ -851,23 +846,9 @@ fn check_sharding(config: Option<&Json>, pointer: &str, spec: &ChunkSpec, report
         let s = ChunkSpec {
             dtype: Some(DataType::UInt64),
             shape,
+            index: true,
             ..ChunkSpec::default()
         };
-        let ip = f.at("index_codecs");
-        Chain::bind_spec(c, &ip, &s, report);
-        for (i, item) in c.as_array().unwrap_or_default().iter().enumerate() {
-            let name = match item {
-                Json::String(n) => Some(n.as_str()),
-                other => other.get("name").and_then(Json::as_str),
-            };
-            let Some(name) = name else { continue };
-            let kind = known_codec(name).map(|k| k.0);
-            if kind == Some(CodecKind::BytesToBytes) && !FIXED_SIZE.contains(&name) {
-                report.error(Error::metadata(
-                    &pointer_index(&ip, i),
-                    "the index codecs must have a fixed encoded size: no compression codec",
-                ));
-            }
-        }
+        Chain::bind_spec(c, &at("index_codecs"), &s, report);
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::chain::{Chain, ChunkSpec};
 use crate::codec::scalar;
+use crate::codec::{check_known, KEY_ENCODING};
 use crate::dtype::DataType;
 use crate::error::{Error, ErrorCode, Report, Result};
 use crate::json::data_type::{check_other_fill, read_array_data_type, ArrayType};
@@ -227,6 +228,7 @@ pub fn parse_array_meta(doc: &Json, report: &mut Report) -> Option<ArrayMeta> {
         other: other.is_some(),
         fill,
         shape: chunk_len.and_then(|_| chunk_shape_of(doc)),
+        index: false,
     };
     let chain = f
         .required("codecs", report)
@@ -294,18 +296,12 @@ fn chunk_key_encoding(e: &Json, report: &mut Report) {
         report.error(must_be(at, "\"default\" or \"v2\"", name));
         return;
     }
-    let Some(c) = e.get("configuration") else {
-        return;
-    };
-    let what = "the chunk_key_encoding configuration";
-    let cp = "/chunk_key_encoding/configuration";
-    if let Some(c) = Fields::open(c, cp, what, &["separator"], report) {
-        if let Some(v) = c.get("separator") {
-            if !matches!(v.as_str(), Some("/" | ".")) {
-                report.error(must_be(&c.at("separator"), "\"/\" or \".\"", v));
-            }
-        }
-    }
+    check_known(
+        &KEY_ENCODING,
+        e.get("configuration"),
+        "/chunk_key_encoding",
+        report,
+    );
 }
 
 /// Parses metadata JSON text into an [`ArrayMeta`]: the first problem is the error.

@@ -265,6 +265,20 @@ const MAX: i32 = i32::MAX;
 const MIN: i32 = i32::MIN;
 const BLOSC_CNAMES: &[&str] = &["lz4", "lz4hc", "blosclz", "zstd", "snappy", "zlib"];
 
+/// The configuration of `sharding_indexed` (zarr-specs `docs/v3/codecs/sharding-indexed/
+/// index.rst`, "Configuration parameters"): the forms the chain does not check itself
+/// (`chunk_shape` against the shard, `codecs` and `index_codecs` as whole chains).
+pub static SHARDING: Known = rules(&[
+    key("chunk_shape", Rule::Any, REQ),
+    key("codecs", Rule::Any, REQ),
+    key("index_codecs", Rule::Any, REQ),
+    key("index_location", OneOf(&["start", "end"]), OPT),
+]);
+
+/// The configuration of the `default` and `v2` chunk key encodings (zarr-specs
+/// `docs/v3/chunk-key-encodings/{default,v2}/index.rst`): an optional `separator`.
+pub static KEY_ENCODING: Known = rules(&[key("separator", OneOf(&["/", "."]), OPT)]);
+
 /// Codecs that the Zarr v3 core spec, the zarr-extensions registry or numcodecs define and this
 /// crate does not implement, with the rules of their configurations: valid, and reported as
 /// unsupported (not as unknown). The core codecs cite their spec: `zarr-specs/docs/v3/codecs/
