@@ -255,13 +255,15 @@ function bindCodec(label, codec, dataType, fill) {
 // filter's registry name binds as numcodecs.fixedscaleoffset: the same configuration, the same
 // numcodecs semantics). The codecs list in `meta` is used for messages only: what a codec means
 // never depends on the codecs around it.
-function fromConfig(name, coreName, config, meta) {
+// `prepare(config, label)` turns the configuration zarrita passes into the one the core binds.
+function fromConfig(name, coreName, config, meta, prepare = (c) => c) {
   const codecs = Array.isArray(meta?.codecs) ? meta.codecs : [];
   const label = describeCodec(name, indexOf(codecs, name, config));
   const { dataType, fill } = incoming(meta);
   if (typeof dataType !== 'string') {
     throw codedError('invalid_metadata', `zarr-scale-offset ${label}: no data type in the chunk metadata`);
   }
+  config = prepare(config, label);
   const codec = toJsonText(config === undefined ? { name: coreName } : { name: coreName, configuration: exactNumbers(config) });
   return new Codec(bindCodec(label, codec, dataType, fill), label);
 }
@@ -306,7 +308,38 @@ const V2_FILTER_ID = 'fixedscaleoffset.v2';
  */
 export const V2_FIXEDSCALEOFFSET = `numcodecs.${V2_FILTER_ID}`;
 
-const v2Entry = entry(V2_FIXEDSCALEOFFSET, 'numcodecs.fixedscaleoffset');
+// A v2 filter's dtype/astype carry a byte order ("<f4", ">u2", "|u1"). In the v3 configuration
+// of numcodecs.fixedscaleoffset the bytes codec sets the byte order instead, and zarrita's
+// rewrite of the .zarray already has one for the array dtype's order. So the byte order is
+// dropped here, once it is known to agree with what zarrita's bytes codec does: v2 stores the
+// filter's output in astype's byte order, zarrita reads it in dtype's, so a multi-byte astype of
+// the other byte order cannot be read through zarrita (invalid_metadata, not wrong values).
+const byteOrder = (s) => (typeof s === 'string' && /^[<>|]/.test(s) ? s[0] : null);
+const multiByte = (s) => typeof s === 'string' && /^[<>|]?[a-zA-Z](\d+)$/.test(s) && Number(/(\d+)$/.exec(s)[1]) > 1;
+
+function v2FilterConfig(config, label) {
+  if (config === null || typeof config !== 'object') return config;
+  const { dtype, astype } = config;
+  const d = byteOrder(dtype);
+  const a = byteOrder(astype);
+  if (d !== null && a !== null && d !== '|' && a !== '|' && d !== a && multiByte(astype)) {
+    throw codedError(
+      'invalid_metadata',
+      `zarr-scale-offset ${label}: astype ${JSON.stringify(astype)} has the other byte order than dtype ${JSON.stringify(dtype)}: ` +
+        "Zarr v2 stores the filter's output in astype's byte order, and zarrita reads it in dtype's",
+    );
+  }
+  const strip = (s) => (byteOrder(s) === null ? s : s.slice(1));
+  const out = { ...config };
+  if (dtype !== undefined) out.dtype = strip(dtype);
+  if (astype !== undefined) out.astype = strip(astype);
+  return out;
+}
+
+const v2Entry = Object.freeze({
+  kind: 'array_to_array',
+  fromConfig: (config, meta) => fromConfig(V2_FIXEDSCALEOFFSET, 'numcodecs.fixedscaleoffset', config, meta, v2FilterConfig),
+});
 
 const isFixedScaleOffset = (f) => f !== null && typeof f === 'object' && (f.id === 'fixedscaleoffset' || f.id === 'numcodecs.fixedscaleoffset');
 
