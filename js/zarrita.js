@@ -86,25 +86,9 @@ function numpyName(dataType) {
   return DATA_TYPES[dataType]?.numpy ?? dataType;
 }
 
-// zarrita parsed zarr.json with JSON.parse: an integer beyond 2^53 is now the nearest double,
-// and JSON.stringify would write that double's shortest decimal (2^62 -> 4611686018427388000).
-// Write such a number as the exact integer value of the double instead.
-const EXACT_FROM = 2 ** 53;
-const EXACT_TO = 2 ** 65;
-
-function exactNumbers(value) {
-  if (typeof value === 'number') {
-    const a = Math.abs(value);
-    return Number.isInteger(value) && a >= EXACT_FROM && a < EXACT_TO ? BigInt(value) : value;
-  }
-  if (Array.isArray(value)) return value.map(exactNumbers);
-  if (value !== null && typeof value === 'object') {
-    const out = {};
-    for (const [k, v] of Object.entries(value)) out[k] = exactNumbers(v);
-    return out;
-  }
-  return value;
-}
+// zarrita parsed zarr.json with JSON.parse: an integer beyond 2^53 is now the nearest double.
+// toJsonText (and bind's fill) write such a number as the exact integer value of the double
+// (2^62 -> 4611686018427387904, not JSON.stringify's 4611686018427388000).
 
 // The data type a codec receives and its fill value as options of `bind`, seeing through our
 // surrogates: the fill value zarrita parsed (`fill`: NaN/±Infinity numbers, int64 as BigInt, an
@@ -279,7 +263,7 @@ function fromConfig(name, config, meta) {
         return new Codec(null, v2.astype);
       }
       const astype = v2.astype ?? dataType;
-      const conf = exactNumbers({ scale: v2.scale, offset: v2.offset, dtype: numpyName(dataType), astype: numpyName(astype) });
+      const conf = { scale: v2.scale, offset: v2.offset, dtype: numpyName(dataType), astype: numpyName(astype) };
       const codec = toJsonText({ name: 'numcodecs.fixedscaleoffset', configuration: conf });
       // numcodecs never passes the fill value through the filter (the handle carries none on).
       const bound = bindCodec('fixedscaleoffset (v2 filter)', index, codec, dataType, fill);
@@ -287,7 +271,7 @@ function fromConfig(name, config, meta) {
     }
   }
 
-  const codec = toJsonText(config === undefined ? { name } : { name, configuration: exactNumbers(config) });
+  const codec = toJsonText(config === undefined ? { name } : { name, configuration: config });
   const bound = bindCodec(name, index, codec, dataType, fill);
   return new Codec(bound, bound.encodedDataType);
 }
