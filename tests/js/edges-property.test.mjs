@@ -376,3 +376,48 @@ test('property C: input and out at random offsets of one memory (ArrayBuffer, Sh
   assert.deepEqual(problems, []);
   assert.ok(Object.entries(tally).every(([key, c]) => key === 'overTile' || c >= 25), JSON.stringify(tally));
 });
+
+// ---------------------------------------------------------------------------------------------
+// D. for float types the exact text and JSON.stringify's shortest text are the same value
+
+test('property D: float fields read the exact text of a double as they read its shortest text (400 cases)', (t) => {
+  // The writer's claim (js/index.js numberJson): two decimals in one double's rounding interval
+  // round alike into every narrower format. Checked on bfloat16, float16, float8_e5m2 and
+  // float32: an offset given as a JS number (written exactly) against the same offset as JSON
+  // text with JSON.stringify's digits; both the results and the errors must agree.
+  const r = rng(0x5eed0004);
+  const problems = [];
+  const tally = { same: 0, bothErrors: 0, textsDiffer: 0 };
+  for (let k = 0; k < 400 && problems.length < 10; k++) {
+    const dt = r.pick(['bfloat16', 'float16', 'float8_e5m2', 'float32']);
+    const v = bigNumber(r);
+    const exact = z.toJsonText({ offset: v });
+    const shortest = `{"offset":${JSON.stringify(v)}}`;
+    if (exact !== shortest) tally.textsDiffer++;
+    const Ctor = dt === 'float32' ? Float32Array : dt === 'float8_e5m2' ? Uint8Array : Uint16Array;
+    const codes = new Ctor(64);
+    for (let i = 0; i < 64; i++) codes[i] = dt === 'float32' ? (r.next() - 0.5) * 2 ** (r.int(140) - 70) : r.int(dt === 'float8_e5m2' ? 256 : 65536);
+    const run = (conf) => {
+      try {
+        return { v: Array.from(z.encode({ name: 'scale_offset', configuration: conf }, dt, codes)) };
+      } catch (e) {
+        return { code: e.code };
+      }
+    };
+    const a = run({ offset: v });
+    const c = (() => {
+      try {
+        return { v: Array.from(z.encode(`{"name":"scale_offset","configuration":${shortest}}`, dt, codes)) };
+      } catch (e) {
+        return { code: e.code };
+      }
+    })();
+    const sameOutcome = a.code !== undefined ? a.code === c.code : c.v !== undefined && a.v.every((x, i) => Object.is(x, c.v[i]));
+    if (!sameOutcome) problems.push(`${dt} offset ${v}: exact ${JSON.stringify(a).slice(0, 120)} vs shortest ${JSON.stringify(c).slice(0, 120)}`);
+    else if (a.code !== undefined) tally.bothErrors++;
+    else tally.same++;
+  }
+  t.diagnostic(JSON.stringify(tally));
+  assert.deepEqual(problems, []);
+  assert.ok(tally.textsDiffer > 200 && tally.same > 100, JSON.stringify(tally));
+});
