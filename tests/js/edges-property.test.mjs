@@ -1,6 +1,6 @@
 // Property-style test of the JS API's edges (issue 12), on the BUILT package: random inputs from
 // a fixed seed, each call checked as "the exact result, or the coded error the exact model
-// predicts (with the element it names)". Three generators:
+// predicts (with the element it names)". Four generators:
 //
 //   A. JS numbers that are integers of 2^53 or more (and some beyond 2^65, and their negatives)
 //      as scale_offset offsets and fill values of int64 / uint64 / float64 / float32, through
@@ -16,8 +16,11 @@
 //      objects of one memory (structuredClone; a shared WebAssembly.Memory's buffer before and
 //      after grow) or two distinct memories: the model's values computed from a copy of the input
 //      taken before the call.
+//   D. For bfloat16 / float16 / float8_e5m2 / float32 fields, an offset written as the double's
+//      exact value reads as the same value as JSON.stringify's shortest text of it.
 //
 // Bounded: a fixed number of cases per generator and a cap on the elements moved (about 3 s).
+// Node only; tests/js/edges.test.mjs runs the fixed cases of the same classes in Chromium too.
 
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
