@@ -163,6 +163,7 @@ async function load(v, cmap) {
   try {
     let n = 0;
     const result = await readView(v.url, {
+      v2Filters: !document.body.classList.contains('builtin'),
       onChunk: () => {
         status.textContent = `decoding chunk ${++n}…`;
       },
