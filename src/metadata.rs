@@ -286,6 +286,17 @@ fn chunk_shape_of(doc: &Json) -> Option<Vec<u64>> {
 /// default `"."`); another name is an unknown extension (an error unless `must_understand` is
 /// false).
 fn chunk_key_encoding(e: &Json, report: &mut Report) {
+    if let Json::Object(_) = e {
+        // Unknown and duplicated keys first (a duplicated name is reported as such).
+        let keys = ["name", "configuration", "must_understand"];
+        Fields::open(
+            e,
+            "/chunk_key_encoding",
+            "chunk_key_encoding",
+            &keys,
+            report,
+        );
+    }
     let name = e.get("name").unwrap_or(e);
     let skippable = e.get("must_understand").and_then(Json::as_bool) == Some(false);
     if !matches!(name.as_str(), Some("default" | "v2")) && !skippable {

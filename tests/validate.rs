@@ -718,3 +718,58 @@ fn nested_shards_and_v2_pointers() {
         ("/filters/0".to_string(), "unsupported_codec")
     );
 }
+
+/// `chunk_key_encoding` (core spec: `default` or `v2`, an optional separator "/" or ".") and
+/// `storage_transformers` (extension points: an unknown one is an error unless skippable).
+#[test]
+fn chunk_key_encoding_and_storage_transformers() {
+    let base = doc("\"uint8\"", "0", r#"["bytes"]"#);
+    let with_cke = |cke: &str| {
+        base.replace(
+            r#""chunk_key_encoding":{"name":"default"}"#,
+            &format!(r#""chunk_key_encoding":{cke}"#),
+        )
+    };
+    let cases: Vec<(&str, Vec<&str>)> = vec![
+        (r#"{"name":"v2","configuration":{"separator":"."}}"#, vec![]),
+        (r#""default""#, vec![]),
+        (r#"{"name":"v3"}"#, vec!["/chunk_key_encoding/name"]),
+        (r#"{"name":"v3","must_understand":false}"#, vec![]),
+        (
+            r#"{"name":"default","configuration":{"separator":"-"}}"#,
+            vec!["/chunk_key_encoding/configuration/separator"],
+        ),
+        (
+            r#"{"name":"default","configuration":{"sep":"/"}}"#,
+            vec!["/chunk_key_encoding/configuration/sep"],
+        ),
+        (
+            r#"{"name":"x","name":"default"}"#,
+            vec!["/chunk_key_encoding/name", "/chunk_key_encoding/name"],
+        ),
+    ];
+    for (cke, want) in cases {
+        let got: Vec<String> = errs(&with_cke(cke), None)
+            .into_iter()
+            .map(|e| e.0)
+            .collect();
+        assert_eq!(got, want, "{cke}");
+    }
+    // The duplicate is the first error (what the strict API throws).
+    let e = zarr_scale_offset::decode_chunk(&with_cke(r#"{"name":"x","name":"default"}"#), &[0; 4])
+        .unwrap_err();
+    assert!(e.message.contains("duplicate key"), "{e}");
+    let with_st = |st: &str| {
+        format!(
+            "{},\"storage_transformers\":{st}}}",
+            &base[..base.len() - 1]
+        )
+    };
+    assert_eq!(errs(&with_st("[]"), None), []);
+    assert_eq!(
+        errs(&with_st(r#"[{"name":"t"}]"#), None),
+        [("/storage_transformers/0".to_string(), "unsupported_codec")]
+    );
+    let r = validate(&with_st(r#"[{"name":"t","must_understand":false}]"#), None);
+    assert!(r.is_ok() && r.warnings[0].path == "/storage_transformers/0");
+}
