@@ -212,7 +212,10 @@ impl ArrayChain {
                 report.unsupported(unsupported(&p, e.name));
                 check_known(k, e.config, &p, report);
                 runnable = false;
-                cur_fill = None;
+                // transpose moves values without changing them: the fill value passes as is.
+                if k.shape != ShapeRule::Permute {
+                    cur_fill = None;
+                }
                 if !k.keeps_type {
                     cur = None;
                 }

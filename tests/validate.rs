@@ -617,6 +617,12 @@ fn known_codec_configurations() {
         got.sort();
         assert_eq!(got, want, "{codecs}");
     }
+    // The fill value passes a transpose unchanged: NaN cannot then be cast to uint8.
+    let t = r#"[{"name":"transpose","configuration":{"order":[0]}},{"name":"cast_value","configuration":{"data_type":"uint8"}},"bytes"]"#;
+    assert_eq!(
+        errs(&doc("\"float32\"", "\"NaN\"", t), None),
+        [("/codecs/1".to_string(), IM)]
+    );
     // The unknown one's code.
     assert_eq!(
         errs(&d(&format!(r#"[{le},{{"name":"gzip2"}}]"#)), None)[0].1,
