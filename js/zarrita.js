@@ -321,3 +321,5 @@ export async function register(registry) {
   }
   return [...codecNames];
 }
+
+export { openCF } from './cf.js'; // CF-packed arrays read as xarray.open_zarr reads them (js/cf.js)
