@@ -164,10 +164,12 @@ function describeCodecs(doc) {
  * others, at most MAX_SIDE x MAX_SIDE from the origin), chunk by chunk.
  * Returns { arr, meta, view: { rows, cols, data, dataType }, chunks: [...], timing }.
  */
-export async function readView(url, { onChunk } = {}) {
+export async function readView(url, { onChunk, open } = {}) {
   const { store, t } = timedStore(new zarr.FetchStore(url));
   const t0 = performance.now();
-  const arr = await zarr.open(store, { kind: 'array' });
+  const packed = await zarr.open(store, { kind: 'array' });
+  // `open` (openCF) may give another array over the same chunks (e.g. CF-packed -> float64)
+  const arr = open ? await open(packed) : packed;
   const openMs = performance.now() - t0;
   // the metadata document, for the codec chain shown on the page (zarrita keeps its own private)
   let doc = null;
@@ -225,7 +227,7 @@ export async function readView(url, { onChunk } = {}) {
   return {
     arr,
     format: doc?.zarr_format === 2 ? 2 : 3,
-    codecs: describeCodecs(doc),
+    codecs: describeCodecs(doc) + (arr.cf ? ` · CF attributes (${Object.keys(arr.cf.attributes).join(', ')}) → openCF: ${arr.cf.packedDataType} → ${codecChain(arr.cf.codecs.filter((c) => c.name !== 'bytes'))}` : ''),
     view: { rows, cols, data, dataType: arr.dtype, truncated: rows < H || cols < W || rank > 2, H, W, rank },
     chunks,
     grid: { nci, ncj, ch, cw },
