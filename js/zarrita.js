@@ -322,4 +322,4 @@ export async function register(registry) {
   return [...codecNames];
 }
 
-export { openCF } from './cf.js'; // CF-packed arrays read as xarray.open_zarr reads them (js/cf.js)
+export const openCF = async (array, options) => (await import('./cf.js')).openCF(array, options); // js/cf.js, loaded on first use

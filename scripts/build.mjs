@@ -17,7 +17,7 @@
 //      dist/index.js, dist/index.d.ts  copies of js/index.js and js/index.d.ts
 //      dist/zarrita.js, dist/zarrita.d.ts  the zarrita.js adapter (subpath export ./zarrita), with the
 //                                      data-type table js/dtypes.js (step 0) pasted in
-//      dist/cf.js                      openCF (js/cf.js), re-exported by the adapter
+//      dist/cf.js                      openCF (js/cf.js), which the adapter imports on first use
 //   4. prints the raw and gzip sizes.
 //
 // Needs the `xz` command (xz-utils; scripts/setup.sh installs it).

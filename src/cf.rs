@@ -102,8 +102,9 @@ fn attr(attrs: &Fields, key: &str, default_ty: Option<DataType>) -> Result<Optio
     Ok(Some(Attr { text: num, ty }))
 }
 
-/// A warning of `from_cf`: the attribute's pointer and what was ignored.
-type Warn = (String, String);
+/// A warning of `from_cf`: the attribute's pointer and what was ignored (the pointer names the
+/// attribute, so the messages are fixed text).
+type Warn = (String, &'static str);
 
 /// The fill values of `_FillValue` and `missing_value` as xarray's `CFMaskCoder` reads them.
 struct Fills {
@@ -178,14 +179,10 @@ fn fill_values(
                 Ok(b) => b,
                 // A number that is no packed code (1.5 or 300 for uint8): xarray compares and
                 // never finds it.
-                Err(e) if packed.int().is_some() && matches!(x, Json::Number(_)) => {
+                Err(_) if packed.int().is_some() && matches!(x, Json::Number(_)) => {
                     warnings.push((
                         ip,
-                        format!(
-                            "{} equals no stored {packed} value and masks nothing (xarray compares and finds none): {}",
-                            x.to_json_string(),
-                            e.detail()
-                        ),
+                        "no stored integer equals this fill value: it masks nothing (xarray compares and finds none)",
                     ));
                     continue;
                 }
@@ -201,7 +198,7 @@ fn fill_values(
         } else if original.int().is_some() {
             warnings.push((
                 p,
-                format!("{key} is NaN, which integer data ({original}) cannot hold: ignored, as xarray ignores it"),
+                "a NaN fill value on integer data (which cannot hold NaN) is ignored, as xarray ignores it",
             ));
         } else {
             f.present = true;
@@ -221,9 +218,7 @@ fn unsigned(attrs: &Fields, packed: DataType, warnings: &mut Vec<Warn>) -> Resul
     let Some(i) = packed.int() else {
         warnings.push((
             p,
-            format!(
-                "_Unsigned on {packed} data (not an integer type) is ignored, as xarray ignores it"
-            ),
+            "_Unsigned on data of a non-integer type is ignored, as xarray ignores it",
         ));
         return Ok(packed);
     };
@@ -233,10 +228,7 @@ fn unsigned(attrs: &Fields, packed: DataType, warnings: &mut Vec<Warn>) -> Resul
         _ => {
             warnings.push((
                 p,
-                format!(
-                    "_Unsigned {} is ignored: xarray acts on the strings \"true\" and \"false\" only",
-                    v.to_json_string()
-                ),
+                "_Unsigned is ignored: xarray acts on the strings \"true\" and \"false\" only",
             ));
             return Ok(packed);
         }
@@ -409,7 +401,7 @@ pub fn from_cf(attrs: &Json, packed: DataType, attribute_dtype: Option<DataType>
                     .map(|(p, m)| {
                         Json::Object(vec![
                             ("pointer".to_string(), Json::String(p)),
-                            ("message".to_string(), Json::String(m)),
+                            ("message".to_string(), Json::String(m.into())),
                         ])
                     })
                     .collect(),
