@@ -58,6 +58,14 @@ function writeKeepingNumbers(v) {
   return JSON.stringify(v);
 }
 
+// A value from JSON.parse in the form of parseKeepingNumbers (its numbers as marker strings).
+function mark(v) {
+  if (typeof v === 'number') return NUMBER + String(v);
+  if (Array.isArray(v)) return v.map(mark);
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, mark(x)]));
+  return v;
+}
+
 // The plain JS value (numbers as numbers).
 function plain(v) {
   const t = numberText(v);
@@ -105,7 +113,7 @@ async function readMetadata(array, zarrFormat) {
   }
   // No document to read (e.g. a store that serves no metadata): the attributes zarrita parsed,
   // where an integral float (300.0) reads as an integer.
-  return { format: zarrFormat ?? 3, attrs: array.attrs ?? {}, fill: undefined, order: null, parsed: true };
+  return { format: zarrFormat ?? 3, attrs: mark(array.attrs ?? {}), fill: undefined, order: null };
 }
 
 // The transpose order of a v3 codecs list (also inside sharding_indexed), as zarrita uses it.
@@ -121,7 +129,7 @@ function transposeOrder(codecs) {
 // ---------------------------------------------------------------------------------------------
 // xarray's attributes
 
-const isFloatType = (dt) => /^(b?float|float)/.test(dt);
+const isFloatType = (dt) => /^b?float/.test(dt);
 
 // xarray's FillValueCoder.decode of a v3 `_FillValue` attribute: base64 of a little-endian
 // float64 for float data, int(value) for integer data.
@@ -158,12 +166,12 @@ function cfAttributesText(meta, dataType, useFillValueAsMask) {
     // A null attribute is Python's None: xarray passes it over.
     if (attrs[k] !== undefined && attrs[k] !== null) out[k] = attrs[k];
   }
-  if (meta.format === 3 && !useFillValueAsMask && out._FillValue !== undefined && !meta.parsed) {
+  if (meta.format === 3 && !useFillValueAsMask && out._FillValue !== undefined) {
     out._FillValue = v3FillValue(out._FillValue, dataType);
   }
   // xarray's use_zarr_fill_value_as_mask: the array's fill_value (when not null) is the _FillValue.
   if (useFillValueAsMask && meta.fill !== undefined && meta.fill !== null) out._FillValue = meta.fill;
-  return meta.parsed ? JSON.stringify(out) : writeKeepingNumbers(out);
+  return writeKeepingNumbers(out);
 }
 
 // ---------------------------------------------------------------------------------------------
