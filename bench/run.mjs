@@ -100,8 +100,8 @@ async function runNode() {
 
 async function runBrowser() {
   const { chromium } = await import('playwright-core');
-  const { serve } = await import('../scripts/serve.mjs');
-  const server = await serve(ROOT, 0, { mounts: baseDir ? { [BASE_MOUNT]: baseDir } : {} });
+  const { serve, TEST_ROOTS } = await import('../scripts/serve.mjs');
+  const server = await serve(ROOT, 0, { roots: TEST_ROOTS, mounts: baseDir ? { [BASE_MOUNT]: baseDir } : {} });
   const base = `http://127.0.0.1:${server.address().port}`;
   const profile = mkdtempSync(path.join(os.tmpdir(), 'zso-bench-profile-'));
   let ctx;

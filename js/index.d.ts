@@ -456,3 +456,10 @@ export function version(): string;
 
 /** Serialises a value to JSON text as this package does: `bigint` values become exact JSON integers. */
 export function toJsonText(value: unknown): string;
+
+/**
+ * The `.code` of an error of this package, also when another library wrapped it (zarrita's
+ * CodecPipelineError keeps ours as `cause`): the first string `.code` along `err`, `err.cause`,
+ * ... or `undefined`. Never throws.
+ */
+export function errorCode(err: unknown): string | undefined;

@@ -731,3 +731,26 @@ export function version() {
 export function toJsonText(value) {
   return toJson(value);
 }
+
+/**
+ * The `.code` of an error of this package, also when another library wrapped it: the first
+ * string `.code` along `err`, `err.cause`, `err.cause.cause`, ... (zarrita wraps a codec's error
+ * in its CodecPipelineError, with ours as `cause`). `undefined` if there is none. Never throws,
+ * whatever `err` is (getters that throw and cycles end the walk).
+ */
+export function errorCode(err) {
+  const seen = new Set();
+  let e = err;
+  for (let depth = 0; depth < 64 && e !== null && (typeof e === 'object' || typeof e === 'function') && !seen.has(e); depth++) {
+    seen.add(e);
+    let code;
+    try {
+      code = e.code;
+      if (typeof code === 'string') return code;
+      e = e.cause;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}

@@ -180,6 +180,7 @@ async function load(v, cmap, cf = false) {
   try {
     let n = 0;
     const result = await readView(v.url, {
+      v2Filters: !document.body.classList.contains('builtin'),
       // CF attributes (scale_factor, add_offset, _FillValue, ...) unpacked as xarray does
       open: cf ? (arr) => openCF(arr) : undefined,
       onChunk: () => {

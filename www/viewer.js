@@ -3,6 +3,7 @@
 // draw a legend in the array's units, and describe errors in words.
 
 import * as zarr from 'zarrita';
+import { keepV2Filters } from '../dist/zarrita.js';
 
 /** Largest view drawn (rows x columns of the last two dimensions). */
 export const MAX_SIDE = 1024;
@@ -162,10 +163,13 @@ function describeCodecs(doc) {
 /**
  * Opens the array at `url` and reads a 2-D view of it (the last two dimensions, index 0 on the
  * others, at most MAX_SIDE x MAX_SIDE from the origin), chunk by chunk.
+ * With `v2Filters` (the default) a v2 fixedscaleoffset filter decodes as numcodecs does
+ * (keepV2Filters); without it zarrita rewrites it into scale_offset + cast_value.
  * Returns { arr, meta, view: { rows, cols, data, dataType }, chunks: [...], timing }.
  */
-export async function readView(url, { onChunk, open } = {}) {
-  const { store, t } = timedStore(new zarr.FetchStore(url));
+export async function readView(url, { onChunk, v2Filters = true, open } = {}) {
+  const fetchStore = new zarr.FetchStore(url);
+  const { store, t } = timedStore(v2Filters ? keepV2Filters(fetchStore) : fetchStore);
   const t0 = performance.now();
   const packed = await zarr.open(store, { kind: 'array' });
   // `open` (openCF) may give another array over the same chunks (e.g. CF-packed -> float64)

@@ -231,7 +231,7 @@ test('zarr-scale-offset/zarrita in a module Web Worker: zarrita + register read 
   }, names);
   assert.equal(r.error, undefined, r.error);
   assert.equal(r.isWorker, true);
-  assert.deepEqual(r.registered, ['scale_offset', 'cast_value', 'cf.scale_offset', 'numcodecs.fixedscaleoffset']);
+  assert.deepEqual(r.registered, ['scale_offset', 'cast_value', 'cf.scale_offset', 'numcodecs.fixedscaleoffset', 'numcodecs.fixedscaleoffset.v2']);
   for (const name of names) {
     const exp = expectedOf(name);
     assert.deepEqual(r.arrays[name].shape, exp.shape);
