@@ -80,7 +80,9 @@ export type TypedArrayKind =
 
 /**
  * A number in codec or metadata JSON. A `bigint` is written as an exact JSON integer (use it for
- * int64/uint64 values beyond 2^53); a `number` as `JSON.stringify` writes it. A string is a
+ * int64/uint64 values beyond 2^53); a `number` as `JSON.stringify` writes it, except an integer of
+ * magnitude 2^53 to 2^65, which is written as the double's exact value (`2 ** 62` is
+ * 4611686018427387904, not 4611686018427388000). A string is a
  * Zarr fill-value string such as `"NaN"`, `"Infinity"` or `"0x7fc0"`.
  */
 export type JsonScalar = number | bigint | string;
@@ -166,6 +168,8 @@ export type ErrorCode =
   | 'invalid_data'
   | 'read_only'
   | 'not_ready'
+  /** Reading a caller's object threw (a getter, a Proxy trap, `toJSON`, a revoked Proxy); `cause` is the original. */
+  | 'invalid_argument'
   /** A bug in this package (please report it), e.g. `ready()` finding its inlined module corrupt. */
   | 'internal';
 
@@ -300,7 +304,7 @@ export type DataTypeOf<M> = M extends { data_type: infer T }
  * Encodes one whole chunk (all elements of the chunk shape, C order) of a Zarr v3 array to its
  * stored bytes. `arrayMetadata` is the zarr.json document as an object or as JSON text; JSON text
  * is the exact path for every digit (an object's numbers go through `JSON.stringify`, except
- * `bigint` values, which are written exactly).
+ * `bigint` values and integers of magnitude 2^53 to 2^65, which are written exactly).
  */
 export function encodeChunk<const M extends object | string>(
   arrayMetadata: M,
@@ -454,7 +458,10 @@ export function fromFixedScaleOffset(
 /** The version of the Rust core. */
 export function version(): string;
 
-/** Serialises a value to JSON text as this package does: `bigint` values become exact JSON integers. */
+/**
+ * Serialises a value to JSON text as this package does: `bigint` values and integral numbers of
+ * magnitude 2^53 to 2^65 become exact JSON integers (`2 ** 62` -> `4611686018427387904`).
+ */
 export function toJsonText(value: unknown): string;
 
 /**

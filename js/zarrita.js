@@ -84,25 +84,9 @@ function describeCodec(name, index) {
 // ---------------------------------------------------------------------------------------------
 // the data type and fill value a codec receives
 
-// zarrita parsed zarr.json with JSON.parse: an integer beyond 2^53 is now the nearest double,
-// and JSON.stringify would write that double's shortest decimal (2^62 -> 4611686018427388000).
-// Write such a number as the exact integer value of the double instead.
-const EXACT_FROM = 2 ** 53;
-const EXACT_TO = 2 ** 65;
-
-function exactNumbers(value) {
-  if (typeof value === 'number') {
-    const a = Math.abs(value);
-    return Number.isInteger(value) && a >= EXACT_FROM && a < EXACT_TO ? BigInt(value) : value;
-  }
-  if (Array.isArray(value)) return value.map(exactNumbers);
-  if (value !== null && typeof value === 'object') {
-    const out = {};
-    for (const [k, v] of Object.entries(value)) out[k] = exactNumbers(v);
-    return out;
-  }
-  return value;
-}
+// zarrita parsed zarr.json with JSON.parse: an integer beyond 2^53 is now the nearest double.
+// toJsonText (and bind's fill) write such a number as the exact integer value of the double
+// (2^62 -> 4611686018427387904, not JSON.stringify's 4611686018427388000).
 
 // The data type a codec receives and its fill value as options of `bind`, seeing through our
 // surrogates: the fill value zarrita parsed (`fill`: NaN/±Infinity numbers, int64 as BigInt, an
@@ -264,7 +248,7 @@ function fromConfig(name, coreName, config, meta, prepare = (c) => c) {
     throw codedError('invalid_metadata', `zarr-scale-offset ${label}: no data type in the chunk metadata`);
   }
   config = prepare(config, label);
-  const codec = toJsonText(config === undefined ? { name: coreName } : { name: coreName, configuration: exactNumbers(config) });
+  const codec = toJsonText(config === undefined ? { name: coreName } : { name: coreName, configuration: config });
   return new Codec(bindCodec(label, codec, dataType, fill), label);
 }
 
