@@ -422,6 +422,12 @@ export interface CfArrayParts {
   data_type: DataTypeName;
   fill_value: JsonScalar;
   codecs: Array<CodecObject>;
+  /**
+   * What was ignored as xarray ignores it (with a SerializationWarning there): a NaN-only
+   * `_FillValue`/`missing_value` on integer data, a fill value no packed code equals, an
+   * `_Unsigned` other than "true"/"false" or on non-integer data. Not part of a zarr.json.
+   */
+  warnings: Array<{ pointer: string; message: string }>;
 }
 
 /**

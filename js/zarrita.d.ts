@@ -100,3 +100,43 @@ export function keepV2Filters<S extends ZarritaReadable>(store: S): S;
  * keeps ours as `cause`): the first string `.code` along the `cause` chain, or `undefined`.
  */
 export function errorCode(err: unknown): string | undefined;
+
+/** Options of `openCF`. */
+export interface OpenCFOptions {
+  /**
+   * xarray's `use_zarr_fill_value_as_mask`: the array's `fill_value` is the `_FillValue`.
+   * Default: true for Zarr v2 (as xarray), false for v3 (the `_FillValue` attribute counts).
+   */
+  useZarrFillValueAsMask?: boolean;
+  /** Which metadata document to read (default: zarr.json if present, else .zarray/.zattrs). */
+  zarrFormat?: 2 | 3;
+  /** Called for what was ignored as xarray ignores it (default: console.warn). */
+  onWarning?: (warning: { pointer: string; message: string }) => void;
+}
+
+/** What `openCF` applied, on the `cf` property of the array it returns. */
+export interface CFInfo {
+  /** The stored data type (the zarrita array's). */
+  readonly packedDataType: string;
+  /** The decoded type xarray gives. */
+  readonly dataType: string;
+  /** `fromCF`'s codecs (`[cf.scale_offset?, cast_value?, bytes]`). */
+  readonly codecs: ReadonlyArray<{ name: string; configuration?: unknown }>;
+  readonly warnings: ReadonlyArray<{ pointer: string; message: string }>;
+  /** The CF attributes as xarray reads them (v2 `fill_value` as `_FillValue`, v3 base64 decoded). */
+  readonly attributes: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * From a zarrita array whose attributes carry CF packing (`scale_factor`, `add_offset`,
+ * `_FillValue`, `missing_value`, `_Unsigned`), a read-only zarrita array that `zarr.get` reads
+ * (any selection, sharded or not) with the values and float type of `xarray.open_zarr`
+ * (mask_and_scale on), bit for bit. An array without CF attributes, or with nothing to unpack,
+ * is returned as it is. Rejects with a `.code` (`invalid_argument`, `invalid_metadata`, ...).
+ * The result keeps the array's TypeScript type (zarrita's `zarr.open` gives the wide `DataType`
+ * union) with a `cf` property; its `dtype` is the decoded type (`cf.dataType`), not the packed one.
+ */
+export function openCF<A extends { readonly kind: 'array'; readonly dtype: string }>(
+  array: A,
+  options?: OpenCFOptions,
+): Promise<A & { readonly cf?: CFInfo }>;

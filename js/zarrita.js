@@ -425,3 +425,4 @@ export function register(registry) {
 }
 
 export { errorCode } from './index.js';
+export const openCF = async (array, options) => (await import('./cf.js')).openCF(array, options); // js/cf.js, loaded on first use

@@ -17,6 +17,7 @@
 //      dist/index.js, dist/index.d.ts  copies of js/index.js and js/index.d.ts
 //      dist/zarrita.js, dist/zarrita.d.ts  the zarrita.js adapter (subpath export ./zarrita), with the
 //                                      data-type table js/dtypes.js (step 0) pasted in
+//      dist/cf.js                      openCF (js/cf.js), which the adapter imports on first use
 //   4. prints the raw and gzip sizes.
 //
 // Needs the `xz` command (xz-utils; scripts/setup.sh installs it).
@@ -230,7 +231,7 @@ export async function wasmBytes() {
   writeFileSync(path.join(DIST, `${NAME}_wasm.js`), inline);
 
   // 3c. entry and types
-  for (const f of ['index.js', 'index.d.ts', 'zarrita.d.ts']) {
+  for (const f of ['index.js', 'index.d.ts', 'zarrita.d.ts', 'cf.js']) {
     copyFileSync(path.join(ROOT, 'js', f), path.join(DIST, f));
   }
   // The adapter imports the generated table js/dtypes.js; it is pasted in, its one export made
@@ -251,7 +252,7 @@ export async function wasmBytes() {
   // 3d. minify the JavaScript (rolldown's Oxc minifier; exports keep their names). The readable
   // sources are js/*.js and the wasm-bindgen output in pkg/; --no-minify keeps dist/ readable.
   if (!args.has('--no-minify')) {
-    for (const f of ['index.js', 'zarrita.js', `${NAME}.js`, `${NAME}_wasm.js`]) {
+    for (const f of ['index.js', 'zarrita.js', 'cf.js', `${NAME}.js`, `${NAME}_wasm.js`]) {
       const p = path.join(DIST, f);
       const src = readFileSync(p, 'utf8');
       const r = minifySync(f, src, { compress: true, mangle: true, module: true });

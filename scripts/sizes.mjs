@@ -129,6 +129,7 @@ export function markdown(r, root = ROOT) {
     'dist/zarr_scale_offset.js': 'wasm-bindgen glue (minified)',
     'dist/index.js': 'the entry (minified)',
     'dist/zarrita.js': 'the zarrita adapter (minified)',
+    'dist/cf.js': 'openCF (minified), loaded by the adapter on first use',
     'dist/index.d.ts': 'types, with doc comments',
     'dist/zarrita.d.ts': 'types of the adapter',
     'README.md': 'npm always ships it',

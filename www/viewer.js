@@ -167,11 +167,13 @@ function describeCodecs(doc) {
  * (keepV2Filters); without it zarrita rewrites it into scale_offset + cast_value.
  * Returns { arr, meta, view: { rows, cols, data, dataType }, chunks: [...], timing }.
  */
-export async function readView(url, { onChunk, v2Filters = true } = {}) {
+export async function readView(url, { onChunk, v2Filters = true, open } = {}) {
   const fetchStore = new zarr.FetchStore(url);
   const { store, t } = timedStore(v2Filters ? keepV2Filters(fetchStore) : fetchStore);
   const t0 = performance.now();
-  const arr = await zarr.open(store, { kind: 'array' });
+  const packed = await zarr.open(store, { kind: 'array' });
+  // `open` (openCF) may give another array over the same chunks (e.g. CF-packed -> float64)
+  const arr = open ? await open(packed) : packed;
   const openMs = performance.now() - t0;
   // the metadata document, for the codec chain shown on the page (zarrita keeps its own private)
   let doc = null;
@@ -229,7 +231,7 @@ export async function readView(url, { onChunk, v2Filters = true } = {}) {
   return {
     arr,
     format: doc?.zarr_format === 2 ? 2 : 3,
-    codecs: describeCodecs(doc),
+    codecs: describeCodecs(doc) + (arr.cf ? ` · CF attributes (${Object.keys(arr.cf.attributes).join(', ')}) → openCF: ${arr.cf.packedDataType} → ${codecChain(arr.cf.codecs.filter((c) => c.name !== 'bytes'))}` : ''),
     view: { rows, cols, data, dataType: arr.dtype, truncated: rows < H || cols < W || rank > 2, H, W, rank },
     chunks,
     grid: { nci, ncj, ch, cw },

@@ -2,6 +2,7 @@
 // through the package's exports map. `tsc -p tests/types-zarrita` must pass (tests/js/zarrita-types.test.mjs).
 import * as zarr from 'zarrita';
 import {
+  openCF,
   register,
   codecEntries,
   codecNames,
@@ -61,4 +62,17 @@ export function byHand(meta: ZarritaChunkMetadata): number {
   // @ts-expect-error: not a codec name
   void codecEntries.gzip;
   return out.shape[0];
+}
+
+// openCF: the result is still a zarrita array (zarr.get and is() type-check), with a `cf` property.
+export async function cf(url: string): Promise<Float64Array> {
+  const raw = await zarr.open(new zarr.FetchStore(url), { kind: 'array' });
+  const t2m = await openCF(raw, { useZarrFillValueAsMask: true, onWarning: (w) => console.warn(w.pointer, w.message) });
+  const packed: string | undefined = t2m.cf?.packedDataType;
+  void packed;
+  if (!t2m.is('float64')) throw new Error(`expected float64, got ${t2m.dtype}`);
+  const { data } = await zarr.get(t2m, [zarr.slice(0, 10), null]);
+  // @ts-expect-error: zarrFormat is 2 or 3
+  await openCF(raw, { zarrFormat: 4 });
+  return data;
 }
