@@ -376,7 +376,7 @@ export interface Diagnostic {
   /** RFC 6901 JSON pointer of the field ("" is the whole input), e.g. "/codecs/1/configuration/scale". */
   path: string;
   /** Stable code: an {@link ErrorCode} for errors; for warnings "lenient_form", "duplicate_key",
-   * "ignored_field", "ignored_codec", "no_data_type", "non_finite_scale". */
+   * "ignored_field", "ignored_codec", "no_data_type", "non_finite_scale", "unchecked_data_type". */
   code: string;
   /** What is wrong, in words. */
   message: string;
@@ -384,10 +384,17 @@ export interface Diagnostic {
 
 /** The result of `validate`. */
 export interface ValidationResult {
-  /** No errors (warnings allowed). */
+  /** No errors (warnings allowed): the metadata follows the specs. */
   valid: boolean;
   errors: Diagnostic[];
   warnings: Diagnostic[];
+  /** Valid, and `unsupported` is empty: `decodeChunk` can decode it. */
+  decodable: boolean;
+  /** What is valid but this package cannot run, at its pointer: a codec a spec or known
+   * extension defines (gzip, zstd, blosc, crc32c, transpose, sharding_indexed, numcodecs.*;
+   * code "unsupported_codec") or a data type outside the 26 (bool, complex64, string, ...;
+   * code "unsupported_data_type"). */
+  unsupported: Diagnostic[];
 }
 
 /**

@@ -807,9 +807,11 @@ export function typedArrayConstructor(dataType) {
  * Validates metadata: a whole zarr.json array document, a codecs list, or a single codec (an
  * object, JSON text, or a short-hand codec name). `dataType` is the data type a codecs list or
  * codec receives (without it only their shape is checked). Reports every problem, not only the
- * first: `{ valid, errors: [{path, code, message}], warnings: [{path, code, message}] }` with
- * RFC 6901 JSON pointers. Lenient forms accepted on read are warnings. Never throws for bad
- * metadata (only for a call before ready()).
+ * first: `{ valid, errors: [{path, code, message}], warnings: [...], decodable, unsupported: [...] }`
+ * with RFC 6901 JSON pointers. Lenient forms accepted on read are warnings. `unsupported` lists
+ * what is valid but this package cannot decode (gzip, sharding_indexed, bool, ...); `decodable`
+ * is `valid` with nothing unsupported. Never throws for bad metadata (only for a call before
+ * ready()).
  */
 export function validate(metadata, dataType) {
   ensureReady('validate');
@@ -825,6 +827,8 @@ export function validate(metadata, dataType) {
         valid: false,
         errors: [{ path: '', code: e.code ?? 'invalid_json', message: `cannot serialise the metadata: ${e.message}` }],
         warnings: [],
+        decodable: false,
+        unsupported: [],
       };
     }
     if (text === undefined) {
@@ -832,6 +836,8 @@ export function validate(metadata, dataType) {
         valid: false,
         errors: [{ path: '', code: 'invalid_metadata', message: `expected metadata, got ${describe(metadata)}` }],
         warnings: [],
+        decodable: false,
+        unsupported: [],
       };
     }
   }
@@ -840,7 +846,13 @@ export function validate(metadata, dataType) {
     try {
       dt = dataTypeText(dataType);
     } catch (e) {
-      return { valid: false, errors: [{ path: '', code: e.code ?? 'unsupported_data_type', message: e.message }], warnings: [] };
+      return {
+        valid: false,
+        errors: [{ path: '', code: e.code ?? 'unsupported_data_type', message: e.message }],
+        warnings: [],
+        decodable: false,
+        unsupported: [],
+      };
     }
   }
   return wasm.validate(text, dt);
