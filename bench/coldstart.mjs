@@ -155,7 +155,7 @@ export async function coldStart({ runs = 5, node = true, browser = true, dist = 
 
 /** One line per runtime: the medians, the difference and the target. */
 export function coldStartLines(result) {
-  return Object.values(result).map(
+  return Object.values(result).filter((r) => r && typeof r === 'object' && 'oursMs' in r).map(
     (r) =>
       `${r.ok ? 'ok  ' : 'FAIL'} ${r.runtime}: first chunk ${r.oursMs.toFixed(1)} ms with zarr-scale-offset, ${r.zarritaMs.toFixed(1)} ms zarrita alone, ` +
       `difference ${r.diffMs >= 0 ? '+' : ''}${r.diffMs.toFixed(1)} ms (target <= ${TARGET_MS}; medians of ${r.runs} fresh ${r.runtime.startsWith('Node') ? 'processes' : 'contexts'})`,

@@ -4,8 +4,9 @@
 //
 //   - the WebAssembly module as a separate .wasm file vs inlined as base64 in
 //     dist/zarr_scale_offset_wasm.js (raw, gzip -9, brotli), i.e. what zero configuration costs;
-//   - the time to turn the inlined base64 back into bytes (base64, then the LZMA decoder inlined
-//     from js/lzma.js; first call and best of 5) and to compile the module (Node);
+//   - the time to turn the inlined base64 back into bytes (base64, then the LZMA decoder of
+//     crates/unpack, inlined with its loader js/unpack.js; first call and best of 5) and to
+//     compile the module (Node);
 //   - `npm pack`: the tarball size, the unpacked size and the files.
 //
 // The optimised .wasm is pkg/zarr_scale_offset_bg.opt.wasm (written by scripts/build.mjs; the
