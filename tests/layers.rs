@@ -193,9 +193,16 @@ fn layout_md_names_every_file() {
     // The other way: every `something.rs` the tree picture names exists somewhere.
     let picture = doc.split("```").nth(1).unwrap();
     for word in picture.split_whitespace().filter(|w| w.ends_with(".rs")) {
-        let found = ["src", "crates/core/src", "crates/core", "crates/unpack", ".", "tests"]
-            .iter()
-            .any(|d| root.join(d).join(word).exists());
+        let found = [
+            "src",
+            "crates/core/src",
+            "crates/core",
+            "crates/unpack",
+            ".",
+            "tests",
+        ]
+        .iter()
+        .any(|d| root.join(d).join(word).exists());
         assert!(found, "docs/LAYOUT.md names {word}, which does not exist");
     }
 }

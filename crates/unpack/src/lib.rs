@@ -215,7 +215,8 @@ impl Dec<'_> {
             direct = (direct << 1) | b;
             self.normalize();
         }
-        high.wrapping_add(direct << 4).wrapping_add(self.reverse(ALIGN, 4))
+        high.wrapping_add(direct << 4)
+            .wrapping_add(self.reverse(ALIGN, 4))
     }
 }
 
@@ -223,7 +224,14 @@ impl Dec<'_> {
 /// uncompressed size). `probs` is scratch space of at least [`probs_len`]`(lc, lp)` entries (any
 /// contents). The stream may end with an end-of-stream marker or not (a known-size stream);
 /// either way it must decode to exactly `out.len()` bytes and nothing may follow it.
-pub fn decode(input: &[u8], out: &mut [u8], probs: &mut [u16], lc: u32, lp: u32, pb: u32) -> Result<(), Failure> {
+pub fn decode(
+    input: &[u8],
+    out: &mut [u8],
+    probs: &mut [u16],
+    lc: u32,
+    lp: u32,
+    pb: u32,
+) -> Result<(), Failure> {
     if lc > 8 || lp > 4 || pb > 4 {
         return Err((Fail::Properties, 0, 0));
     }
@@ -231,7 +239,13 @@ pub fn decode(input: &[u8], out: &mut [u8], probs: &mut [u16], lc: u32, lp: u32,
         return Err((Fail::Memory, 0, 0));
     };
     probs.fill(1024);
-    let (Some(&first), Some(a), Some(b), Some(c), Some(d)) = (input.first(), input.get(1), input.get(2), input.get(3), input.get(4)) else {
+    let (Some(&first), Some(a), Some(b), Some(c), Some(d)) = (
+        input.first(),
+        input.get(1),
+        input.get(2),
+        input.get(3),
+        input.get(4),
+    ) else {
         return Err((Fail::Short, 0, input.len() as u32));
     };
     if first != 0 {
@@ -278,15 +292,17 @@ pub fn decode(input: &[u8], out: &mut [u8], probs: &mut [u16], lc: u32, lp: u32,
                 Some(p) => out.get(p).copied().unwrap_or(0),
                 None => 0,
             };
-            let base = LITERAL + 0x300 * (((pos & lp_mask) << lc) + (usize::from(prev) >> (8 - lc)));
+            let base =
+                LITERAL + 0x300 * (((pos & lp_mask) << lc) + (usize::from(prev) >> (8 - lc)));
             let mut symbol = 1usize;
             if state >= 7 {
                 // After a match, the byte at rep0 predicts this one: its bits select a second set
                 // of probabilities until the first bit that differs.
-                let mut match_byte = match pos.checked_sub(rep0 as usize + 1).and_then(|p| out.get(p)) {
-                    Some(&m) => usize::from(m),
-                    None => fail!(Fail::Distance, rep0.wrapping_add(1)),
-                };
+                let mut match_byte =
+                    match pos.checked_sub(rep0 as usize + 1).and_then(|p| out.get(p)) {
+                        Some(&m) => usize::from(m),
+                        None => fail!(Fail::Distance, rep0.wrapping_add(1)),
+                    };
                 loop {
                     let match_bit = (match_byte >> 7) & 1;
                     match_byte <<= 1;
@@ -322,7 +338,8 @@ pub fn decode(input: &[u8], out: &mut [u8], probs: &mut [u16], lc: u32, lp: u32,
                 if r.bit(IS_REP0_LONG + (state << 4) + pos_state) == 0 {
                     // Short rep: one byte at rep0.
                     state = if state < 7 { 9 } else { 11 };
-                    let Some(&byte) = pos.checked_sub(rep0 as usize + 1).and_then(|p| out.get(p)) else {
+                    let Some(&byte) = pos.checked_sub(rep0 as usize + 1).and_then(|p| out.get(p))
+                    else {
                         fail!(Fail::Distance, rep0.wrapping_add(1));
                     };
                     if let Some(o) = out.get_mut(pos) {
@@ -448,7 +465,16 @@ mod wasm {
     /// probability table at `probs_ptr`; all three regions lie in this module's memory at or
     /// above `heap_base()`, placed by the caller. Returns 0 or a [`Fail`] code.
     #[no_mangle]
-    pub extern "C" fn unpack(in_ptr: u32, in_len: u32, out_ptr: u32, out_len: u32, probs_ptr: u32, lc: u32, lp: u32, pb: u32) -> u32 {
+    pub extern "C" fn unpack(
+        in_ptr: u32,
+        in_len: u32,
+        out_ptr: u32,
+        out_len: u32,
+        probs_ptr: u32,
+        lc: u32,
+        lp: u32,
+        pb: u32,
+    ) -> u32 {
         if lc > 8 || lp > 4 || pb > 4 {
             return Fail::Properties as u32;
         }
@@ -461,7 +487,12 @@ mod wasm {
         let regions = [input, output, probs];
         let inside = regions.iter().all(|&(a, b)| a >= lo && b <= top);
         let apart = |x: (u64, u64), y: (u64, u64)| x.1 <= y.0 || y.1 <= x.0;
-        if !inside || probs_ptr % 2 != 0 || !apart(input, output) || !apart(input, probs) || !apart(output, probs) {
+        if !inside
+            || probs_ptr % 2 != 0
+            || !apart(input, output)
+            || !apart(input, probs)
+            || !apart(output, probs)
+        {
             return Fail::Memory as u32;
         }
         // SAFETY: the three regions were just checked to lie inside the module's linear memory,
