@@ -12,7 +12,9 @@
 //     scripts/serve.mjs and opened --runs times each in a fresh browser context (empty cache);
 //     from the request of the page's entry script to the decoded chunk, read with FetchStore.
 //
-//   node bench/coldstart.mjs [--runs 5] [--node-only | --browser-only] [--json path]
+//   node bench/coldstart.mjs [--runs 5] [--node-only | --browser-only] [--json path] [--dist DIR]
+//
+// --dist DIR times another build's dist/ (e.g. of main, for a before/after) instead of this one.
 //
 // `npm run bench` runs it first (before the throughput rows) and puts the result under
 // `coldStart` in its JSON report. Target (issue 13): ours within 10 ms of zarrita alone (medians).
@@ -42,7 +44,7 @@ const [zarr, adapter, fs, { firstChunk }] = await Promise.all([
   import(${JSON.stringify(pathToFileURL(path.join(APP, 'first-chunk.js')).href)}),
 ]);
 const chunk = await firstChunk(zarr, new fs.default(${JSON.stringify(STORE)}), adapter?.register ?? null);
-console.log(JSON.stringify({ ms: performance.now() - t0, chunk }));
+console.log(JSON.stringify({ ms: performance.now() - t0, t0, chunk }));
 `;
 
 function nodeRun(mode, dist) {
@@ -61,9 +63,12 @@ const median = (xs) => {
 };
 
 /** Medians of both modes, their difference, and the raw times (ms). */
-function summary(runtime, times, chunks) {
+function summary(runtime, times, chunks, phases) {
   const ours = median(times.ours);
   const alone = median(times.alone);
+  const phaseMedians = Object.fromEntries(
+    Object.entries(phases).map(([mode, list]) => [mode, Object.fromEntries(Object.keys(list[0]).map((k) => [k, median(list.map((p) => p[k]))]))]),
+  );
   return {
     runtime,
     runs: times.ours.length,
@@ -72,23 +77,33 @@ function summary(runtime, times, chunks) {
     diffMs: ours - alone,
     target: `ours <= zarrita alone + ${TARGET_MS} ms`,
     ok: ours - alone <= TARGET_MS,
+    // where the time went (medians, ms): the imports, register (0 for zarrita alone), zarr.open,
+    // and getChunk([0, 0]) up to the decoded chunk
+    phases: phaseMedians,
     times,
     chunks,
   };
 }
 
+// The phases of one run from the times firstChunk records (t0: the start of the imports).
+function phasesOf(t0, at) {
+  return { imports: at.start - t0, register: at.registered - at.start, open: at.opened - at.registered, getChunk: at.decoded - at.opened };
+}
+
 async function runNode(runs, dist, log) {
   const times = { ours: [], alone: [] };
+  const phases = { ours: [], alone: [] };
   const chunks = {};
   for (let i = 0; i < runs; i++) {
     for (const mode of i % 2 ? ['ours', 'alone'] : ['alone', 'ours']) {
       const r = await nodeRun(mode, dist);
       times[mode].push(r.ms);
+      phases[mode].push(phasesOf(r.t0, r.chunk.at));
       chunks[mode] = r.chunk;
     }
     log(`node run ${i + 1}/${runs}: ours ${times.ours.at(-1).toFixed(1)} ms, zarrita alone ${times.alone.at(-1).toFixed(1)} ms`);
   }
-  return summary(`Node ${process.version}`, times, chunks);
+  return summary(`Node ${process.version}`, times, chunks, phases);
 }
 
 async function runChromium(runs, dist, log) {
@@ -116,6 +131,7 @@ async function runChromium(runs, dist, log) {
     const base = `http://127.0.0.1:${server.address().port}`;
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
     const times = { ours: [], alone: [] };
+    const phases = { ours: [], alone: [] };
     const chunks = {};
     for (let i = 0; i < runs; i++) {
       for (const mode of i % 2 ? ['ours', 'alone'] : ['alone', 'ours']) {
@@ -127,6 +143,7 @@ async function runChromium(runs, dist, log) {
           const r = await page.evaluate(() => window.__cold);
           if (r.error) throw new Error(`chromium ${mode}: ${r.error}`);
           times[mode].push(r.ms);
+          phases[mode].push(phasesOf(r.t0, r.chunk.at));
           chunks[mode] = r.chunk;
         } finally {
           await ctx.close();
@@ -134,7 +151,7 @@ async function runChromium(runs, dist, log) {
       }
       log(`chromium run ${i + 1}/${runs}: ours ${times.ours.at(-1).toFixed(1)} ms, zarrita alone ${times.alone.at(-1).toFixed(1)} ms`);
     }
-    return summary(`Chromium ${browser.version()}`, times, chunks);
+    return summary(`Chromium ${browser.version()}`, times, chunks, phases);
   } finally {
     await browser?.close();
     if (server) await new Promise((r) => server.close(r));
@@ -155,17 +172,21 @@ export async function coldStart({ runs = 5, node = true, browser = true, dist = 
 
 /** One line per runtime: the medians, the difference and the target. */
 export function coldStartLines(result) {
-  return Object.values(result).filter((r) => r && typeof r === 'object' && 'oursMs' in r).map(
-    (r) =>
+  const phases = (p) => Object.entries(p).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ');
+  return Object.values(result)
+    .filter((r) => r && typeof r === 'object' && 'oursMs' in r)
+    .flatMap((r) => [
       `${r.ok ? 'ok  ' : 'FAIL'} ${r.runtime}: first chunk ${r.oursMs.toFixed(1)} ms with zarr-scale-offset, ${r.zarritaMs.toFixed(1)} ms zarrita alone, ` +
-      `difference ${r.diffMs >= 0 ? '+' : ''}${r.diffMs.toFixed(1)} ms (target <= ${TARGET_MS}; medians of ${r.runs} fresh ${r.runtime.startsWith('Node') ? 'processes' : 'contexts'})`,
-  );
+        `difference ${r.diffMs >= 0 ? '+' : ''}${r.diffMs.toFixed(1)} ms (target <= ${TARGET_MS}; medians of ${r.runs} fresh ${r.runtime.startsWith('Node') ? 'processes' : 'contexts'})`,
+      `       phases (medians, ms): with zarr-scale-offset ${phases(r.phases.ours)}; zarrita alone ${phases(r.phases.alone)}`,
+    ]);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
   const runs = Number(opt('--runs', '5'));
   const result = await coldStart({
     runs,
+    dist: path.resolve(opt('--dist', path.join(ROOT, 'dist'))),
     node: !flag('--browser-only'),
     browser: !flag('--node-only'),
     log: (m) => process.stderr.write(`  ${m}\n`),

@@ -5,7 +5,8 @@ export function report(promise) {
     (chunk) => {
       const now = performance.now();
       const entry = performance.getEntriesByName(import.meta.url)[0] ?? performance.getEntriesByType('resource').find((e) => e.initiatorType === 'script');
-      window.__cold = { ms: now - (entry?.startTime ?? 0), sinceNavigation: now, chunk };
+      const t0 = entry?.startTime ?? 0;
+      window.__cold = { ms: now - t0, t0, sinceNavigation: now, chunk };
     },
     (e) => {
       window.__cold = { error: `${e.name}: ${e.message}${e.cause ? ` <- ${e.cause.message}` : ''}` };
