@@ -73,10 +73,13 @@ function cold() {
   const m = report.machine;
   const envs = Object.entries(report.coldStart).filter(([, r]) => r && typeof r === 'object' && 'oursMs' in r);
   const ms = (x) => `${x.toFixed(1)} ms`;
-  const out = [mdRow(['runtime', 'zarrita + zarr-scale-offset', 'zarrita alone', 'difference', 'target ≤ 10 ms'])];
-  out.push(mdRow(['---', '---:', '---:', '---:', '---']));
-  for (const [, r] of envs) out.push(mdRow([`${r.runtime} (${r.runs} fresh ${r.runtime.startsWith('Node') ? 'processes' : 'contexts'})`, ms(r.oursMs), ms(r.zarritaMs), `${r.diffMs >= 0 ? '+' : ''}${ms(r.diffMs)}`, r.ok ? 'met' : 'missed']));
-  out.push('', `Medians; ${m.cpu}, ${m.cpus} logical CPUs, ${m.platform}; load average ${report.coldStart.loadAverage ?? '?'} at the end.`);
+  const out = [mdRow(['runtime', 'zarrita + zarr-scale-offset', 'zarrita alone', 'difference', 'target ≤ 10 ms', 'fastest runs'])];
+  out.push(mdRow(['---', '---:', '---:', '---:', '---', '---:']));
+  for (const [, r] of envs) {
+    const fastest = r.oursMinMs === undefined ? '—' : `${ms(r.oursMinMs)} vs ${ms(r.zarritaMinMs)}`;
+    out.push(mdRow([`${r.runtime} (${r.runs} fresh ${r.runtime.startsWith('Node') ? 'processes' : 'contexts'})`, ms(r.oursMs), ms(r.zarritaMs), `${r.diffMs >= 0 ? '+' : ''}${ms(r.diffMs)}`, r.ok ? 'met' : 'missed', fastest]));
+  }
+  out.push('', `Medians (and the fastest run of each); ${m.cpu}, ${m.cpus} logical CPUs, ${m.platform}; load average ${report.coldStart.loadAverage ?? '?'} at the end.`);
   return out;
 }
 
