@@ -212,7 +212,8 @@ export interface ZarrScaleOffsetError extends Error {
 /**
  * Initialises the WebAssembly module (inlined in the package; nothing is fetched). Idempotent:
  * every call returns the same Promise. Every other function throws `code: "not_ready"` until it
- * has resolved, and is synchronous afterwards.
+ * has resolved, and is synchronous afterwards. Cheap to call early (at start-up, so that loading
+ * overlaps the first fetches): the call only starts the work.
  */
 export function ready(): Promise<void>;
 
