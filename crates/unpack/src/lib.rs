@@ -534,3 +534,82 @@ mod wasm {
         core::arch::wasm32::unreachable()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! Natively, on streams made by `xz --format=raw --lzma1=lc=3,lp=0,pb=2` (end marker
+    //! included); tests/js/lzma.test.mjs checks the shipped wasm build on many more.
+    use super::*;
+
+    const TEXT: &[u8] = b"abracadabra abracadabra abracadabra";
+    const STREAM: [u8; 23] = [
+        0x00, 0x30, 0x98, 0x8a, 0xaa, 0x9a, 0x59, 0xf5, 0x11, 0xd8, 0x3e, 0xb3, 0x8f, 0xce, 0xe0,
+        0x5c, 0x8b, 0xff, 0xff, 0x52, 0x14, 0x00, 0x00,
+    ];
+
+    fn run(input: &[u8], size: usize) -> Result<Vec<u8>, Failure> {
+        let mut out = vec![0u8; size];
+        let mut probs = vec![0u16; probs_len(3, 0)];
+        decode(input, &mut out, &mut probs, 3, 0, 2).map(|()| out)
+    }
+
+    #[test]
+    fn decodes_literals_matches_and_reps() {
+        assert_eq!(run(&STREAM, TEXT.len()).unwrap(), TEXT);
+    }
+
+    #[test]
+    fn every_truncation_fails() {
+        for n in 0..STREAM.len() {
+            let e = run(&STREAM[..n], TEXT.len()).unwrap_err();
+            assert!(
+                matches!(e.0, Fail::Short | Fail::Truncated | Fail::RangeCoder),
+                "{n}: {e:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn wrong_sizes_trailing_bytes_and_arguments_fail() {
+        assert_eq!(run(&STREAM, TEXT.len() + 1).unwrap_err().0, Fail::EarlyEnd);
+        assert!(matches!(
+            run(&STREAM, TEXT.len() - 1).unwrap_err().0,
+            Fail::PastEnd | Fail::TrailingData
+        ));
+        let mut longer = STREAM.to_vec();
+        longer.push(0);
+        assert_eq!(
+            run(&longer, TEXT.len()).unwrap_err(),
+            (Fail::BytesAfterEnd, TEXT.len(), 1)
+        );
+        let mut first = STREAM;
+        first[0] = 1;
+        assert_eq!(run(&first, TEXT.len()).unwrap_err().0, Fail::FirstByte);
+        let (mut out, mut probs) = (vec![0u8; TEXT.len()], vec![0u16; probs_len(3, 0)]);
+        assert_eq!(
+            decode(&STREAM, &mut out, &mut probs, 9, 0, 2)
+                .unwrap_err()
+                .0,
+            Fail::Properties
+        );
+        assert_eq!(
+            decode(&STREAM, &mut out, &mut probs[..100], 3, 0, 2)
+                .unwrap_err()
+                .0,
+            Fail::Memory
+        );
+    }
+
+    #[test]
+    fn corrupt_bytes_fail_or_fill_exactly_the_output() {
+        for i in 1..STREAM.len() {
+            for x in [1u8, 0x80, 0xff] {
+                let mut bad = STREAM;
+                bad[i] ^= x;
+                if let Ok(out) = run(&bad, TEXT.len()) {
+                    assert_eq!(out.len(), TEXT.len());
+                }
+            }
+        }
+    }
+}
