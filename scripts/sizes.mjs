@@ -126,13 +126,15 @@ export async function report(root = ROOT) {
  * to about its size), as the Markdown table of README.md "Size". */
 export function markdown(r, root = ROOT) {
   const what = {
-    'dist/zarr_scale_offset_wasm.js': `the module (${r.wasm.moduleBytes.toLocaleString('en-US')} B) as base64 of LZMA, and its decoder`,
+    'dist/zarr_scale_offset_wasm.js': `the module (${r.wasm.moduleBytes.toLocaleString('en-US')} B) as base64 of LZMA, its LZMA decoder (a small wasm module) and their loader`,
     'dist/zarr_scale_offset.js': 'wasm-bindgen glue (minified)',
     'dist/index.js': 'the entry (minified)',
     'dist/zarrita.js': 'the zarrita adapter (minified)',
     'dist/index.d.ts': 'types, with doc comments',
     'dist/zarrita.d.ts': 'types of the adapter',
     'README.md': 'npm always ships it',
+    'LICENSE-MIT': 'the license texts (MIT OR Apache-2.0)',
+    'LICENSE-APACHE': 'the license texts (MIT OR Apache-2.0)',
     'package.json': '',
   };
   const rows = r.pack.files.map((f) => {
