@@ -8,7 +8,7 @@
 // (dist/zarr_scale_offset.js) and the module with the .wasm inlined (LZMA, base64, with its
 // decoder) (dist/zarr_scale_offset_wasm.js). Nothing needs to be fetched or configured at run time.
 
-import initWasm, * as wasm from './zarr_scale_offset.js';
+import * as wasm from './zarr_scale_offset.js';
 import { wasmBytes } from './zarr_scale_offset_wasm.js';
 
 let initialised = false;
@@ -17,11 +17,17 @@ let initPromise = null;
 /**
  * Initialises the WebAssembly module once. Idempotent: every call returns the same Promise.
  * All other functions are synchronous and may be called once this Promise has resolved.
+ * Cheap to call early (e.g. at start-up, to overlap the first fetch): the call itself only
+ * starts the work; unpacking runs in a later task and compiling off the main thread.
  */
 export function ready() {
   if (initPromise === null) {
+    // The module is compiled asynchronously (off the main thread, no size limit) and then
+    // instantiated by the glue's initSync: its async init would test `module instanceof
+    // Response`, and the first touch of `Response` loads Node's fetch implementation (~15 ms).
     initPromise = wasmBytes()
-      .then((bytes) => initWasm({ module_or_path: bytes }))
+      .then((bytes) => WebAssembly.compile(bytes))
+      .then((module) => wasm.initSync({ module }))
       .then(
       () => {
         initialised = true;
