@@ -72,8 +72,9 @@ function rendererFaults(root) {
 
 async function runBrowser() {
   const { chromium } = await import('playwright-core');
-  const { serve } = await import('../scripts/serve.mjs');
-  const server = await serve(ROOT, 0);
+  const { serve, TEST_ROOTS } = await import('../scripts/serve.mjs');
+  // --base DIR (inside the repository) is imported by the page too
+  const server = await serve(ROOT, 0, { roots: baseDist ? [...TEST_ROOTS, `${String(baseDist).replace(/^\.\/|\/$/g, '')}/`] : TEST_ROOTS });
   const base = `http://127.0.0.1:${server.address().port}`;
   const profile = mkdtempSync(path.join(os.tmpdir(), 'zso-alloc-profile-'));
   let ctx;

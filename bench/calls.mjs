@@ -34,8 +34,8 @@ function print(name, { rows, notes }) {
 
 async function runBrowser() {
   const { chromium } = await import('playwright-core');
-  const { serve } = await import('../scripts/serve.mjs');
-  const server = await serve(ROOT, 0, { mounts: baseDir ? { [MOUNT]: baseDir } : {} });
+  const { serve, TEST_ROOTS } = await import('../scripts/serve.mjs');
+  const server = await serve(ROOT, 0, { roots: TEST_ROOTS, mounts: baseDir ? { [MOUNT]: baseDir } : {} });
   const profile = mkdtempSync(path.join(os.tmpdir(), 'zso-calls-profile-'));
   let ctx;
   try {

@@ -5,6 +5,7 @@
 //   node bench/markdown.mjs [--json path] readme   # 4 Mi ratios ÷ zarrita, both runtimes, targets
 //   node bench/markdown.mjs [--json path] docs     # every row, one table per runtime
 //   node bench/markdown.mjs [--json path] base     # a run with --base: this build vs the base build
+//   node bench/markdown.mjs [--json path] cold     # the cold-start table (bench/coldstart.mjs)
 
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -67,11 +68,26 @@ function base() {
   return out;
 }
 
+function cold() {
+  if (!report.coldStart) throw new Error('this report has no cold start: run bench/run.mjs without --no-cold');
+  const m = report.machine;
+  const envs = Object.entries(report.coldStart).filter(([, r]) => r && typeof r === 'object' && 'oursMs' in r);
+  const ms = (x) => `${x.toFixed(1)} ms`;
+  const out = [mdRow(['runtime', 'zarrita + zarr-scale-offset', 'zarrita alone', 'difference', 'target ≤ 10 ms', 'fastest runs'])];
+  out.push(mdRow(['---', '---:', '---:', '---:', '---', '---:']));
+  for (const [, r] of envs) {
+    const fastest = r.oursMinMs === undefined ? '—' : `${ms(r.oursMinMs)} vs ${ms(r.zarritaMinMs)}`;
+    out.push(mdRow([`${r.runtime} (${r.runs} fresh ${r.runtime.startsWith('Node') ? 'processes' : 'contexts'})`, ms(r.oursMs), ms(r.zarritaMs), `${r.diffMs >= 0 ? '+' : ''}${ms(r.diffMs)}`, r.ok ? 'met' : 'missed', fastest]));
+  }
+  out.push('', `Medians (and the fastest run of each); ${m.cpu}, ${m.cpus} logical CPUs, ${m.platform}; load average ${report.coldStart.loadAverage ?? '?'} at the end.`);
+  return out;
+}
+
 const args = process.argv.slice(2);
 const what = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--json');
-const modes = { readme, docs, base };
+const modes = { readme, docs, base, cold };
 if (!Object.hasOwn(modes, what)) {
-  console.error('usage: node bench/markdown.mjs [--json path] readme|docs|base');
+  console.error('usage: node bench/markdown.mjs [--json path] readme|docs|base|cold');
   process.exit(2);
 }
 console.log(modes[what]().join('\n'));

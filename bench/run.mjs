@@ -7,6 +7,12 @@
 //
 //   node bench/run.mjs [--node-only | --browser-only] [--sizes 65536,1048576] [--only f32<-u16]
 //                      [--samples 9] [--json path] [--base path/to/other/dist [--recheck 3] [--control]]
+//                      [--cold-runs 5 | --no-cold]
+//
+// First, before the throughput rows (while the machine is quiet), the cold start of
+// bench/coldstart.mjs: module import to the first decoded chunk of a fixture store, zarrita +
+// this package vs zarrita alone, in --cold-runs fresh Node processes and fresh Chromium contexts
+// of a Vite production build (medians; under `coldStart` in the JSON report; --no-cold skips it).
 //
 // It benchmarks the built package in dist/ (run `npm run build` first). `--base DIR` also loads
 // another build of the package (DIR holds its index.js, e.g. a worktree of main after `npm run
@@ -24,6 +30,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import { ARGS, CHROMIUM, flag, opt } from './cli.mjs';
+import { coldStart, coldStartLines } from './coldstart.mjs';
 import { runBench } from './core.mjs';
 import { BASE_COLUMNS, baseSummary, checks, COLUMNS, controlSummary, sizeName } from './report.mjs';
 
@@ -38,6 +45,7 @@ const baseDir = opt('--base', null) && path.resolve(opt('--base', null));
 const BASE_MOUNT = '/bench-base/';
 const recheck = Number(opt('--recheck', '0'));
 const control = flag('--control');
+const coldRuns = Number(opt('--cold-runs', '5'));
 
 /** Which build a dist/ folder holds: its git checkout, branch, commit and whether it had changes, its module's hash. */
 function buildInfo(dir) {
@@ -100,8 +108,8 @@ async function runNode() {
 
 async function runBrowser() {
   const { chromium } = await import('playwright-core');
-  const { serve } = await import('../scripts/serve.mjs');
-  const server = await serve(ROOT, 0, { mounts: baseDir ? { [BASE_MOUNT]: baseDir } : {} });
+  const { serve, TEST_ROOTS } = await import('../scripts/serve.mjs');
+  const server = await serve(ROOT, 0, { roots: TEST_ROOTS, mounts: baseDir ? { [BASE_MOUNT]: baseDir } : {} });
   const base = `http://127.0.0.1:${server.address().port}`;
   const profile = mkdtempSync(path.join(os.tmpdir(), 'zso-bench-profile-'));
   let ctx;
@@ -144,6 +152,17 @@ async function main() {
   console.log(`new build:  ${describeBuild(builds.new)}`);
   if (builds.base) console.log(`base build: ${describeBuild(builds.base)}`);
   const out = { machine: { cpu, cpus: os.cpus().length, platform: `${os.platform()} ${os.release()}` }, builds, sizes, results: {} };
+  if (!flag('--no-cold')) {
+    console.log(`\n=== cold start: module import to the first decoded chunk (topobathy.zarr chunk [0, 0]), medians of ${coldRuns} fresh runs each`);
+    out.coldStart = await coldStart({
+      runs: coldRuns,
+      node: !flag('--browser-only'),
+      browser: !flag('--node-only'),
+      log: (m) => process.stderr.write(`  ${m}\n`),
+    });
+    out.coldStart.loadAverage = load();
+    console.log(coldStartLines(out.coldStart).join('\n'));
+  }
   if (!flag('--browser-only')) {
     out.results.node = await runNode();
     report(out.results.node.env.runtime, out.results.node);

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The time to unpack the inlined WebAssembly module (base64 + js/lzma.js): `wasmBytes()` from
+// The time to unpack the inlined WebAssembly module (base64 + the LZMA decoder crates/unpack, run
+// by js/unpack.js): `wasmBytes()` from
 // dist/zarr_scale_offset_wasm.js, cold (the first call in a fresh process or page, as at start-up,
 // where the decoder still runs in V8's interpreter and baseline tiers) and warm (best of 20 later
 // calls in the same process or page).

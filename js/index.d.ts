@@ -39,13 +39,28 @@ export interface DataTypeArrays {
 export type DataTypeName = keyof DataTypeArrays;
 
 /**
- * A data type: a name, the object form `{ name }` (with an optional empty configuration), or
- * JSON text of either (e.g. `'"int4"'`, `'{"name":"int4"}'`).
+ * A data type: a name or the object form `{ name }` (with an optional empty configuration). The
+ * functions also take JSON text of either ({@link DataTypeJson}) and a name held in a `string`
+ * known only at run time ({@link RuntimeString}); a string literal that is neither, such as the
+ * misspelt `"flaot32"`, is a type error.
  */
-export type DataType<D extends DataTypeName = DataTypeName> =
-  | D
-  | { name: D; configuration?: Record<string, never> }
-  | (string & {});
+export type DataType<D extends DataTypeName = DataTypeName> = D | { name: D; configuration?: Record<string, never> };
+
+/**
+ * JSON text of a data type, e.g. `'"int4"'` or `'{"name":"int4"}'` (leading whitespace
+ * allowed): passed to the core unread, so its duplicate keys and digits are seen as written.
+ */
+export type DataTypeJson = `"${string}` | `{${string}` | ` ${string}` | `\n${string}` | `\r${string}` | `\t${string}`;
+
+/**
+ * `S` when it is the wide type `string` (a data type name only known at run time, checked by the
+ * core, which throws `unsupported_data_type` for a bad one), `never` for a string literal: a
+ * literal must be a {@link DataTypeName} or {@link DataTypeJson}.
+ */
+export type RuntimeString<S extends string> = string extends S ? S : never;
+
+/** Every form a `dataType` argument takes: {@link DataType}, {@link DataTypeJson}, {@link RuntimeString}. */
+export type DataTypeArg<S extends string = never> = DataType | DataTypeJson | RuntimeString<S>;
 
 /** `Float16Array` where the TypeScript lib declares it (ES2025 / esnext), else `never`. */
 export type Float16ArrayIfAvailable = typeof globalThis extends { Float16Array: { prototype: infer P } }
@@ -80,7 +95,9 @@ export type TypedArrayKind =
 
 /**
  * A number in codec or metadata JSON. A `bigint` is written as an exact JSON integer (use it for
- * int64/uint64 values beyond 2^53); a `number` as `JSON.stringify` writes it. A string is a
+ * int64/uint64 values beyond 2^53); a `number` as `JSON.stringify` writes it, except an integer of
+ * magnitude 2^53 to 2^65, which is written as the double's exact value (`2 ** 62` is
+ * 4611686018427387904, not 4611686018427388000). A string is a
  * Zarr fill-value string such as `"NaN"`, `"Infinity"` or `"0x7fc0"`.
  */
 export type JsonScalar = number | bigint | string;
@@ -109,12 +126,12 @@ export type Rounding =
 export interface CastValueCodec extends CodecObject {
   name: 'cast_value';
   configuration: {
-    data_type: DataType;
+    data_type: DataType | (string & {});
     rounding?: Rounding;
     out_of_range?: 'clamp' | 'wrap';
     scalar_map?: {
-      encode?: Array<[JsonScalar, JsonScalar]>;
-      decode?: Array<[JsonScalar, JsonScalar]>;
+      encode?: ReadonlyArray<readonly [JsonScalar, JsonScalar]>;
+      decode?: ReadonlyArray<readonly [JsonScalar, JsonScalar]>;
     };
   };
 }
@@ -136,7 +153,27 @@ export type Codec = ScaleOffsetCodec | CfScaleOffsetCodec | CastValueCodec | Cod
  * either. A string that looks like a codec name (`scale_offset`) is the short-hand form; any
  * other string is parsed as JSON text.
  */
-export type Codecs = Codec | Codec[];
+export type Codecs = Codec | readonly Codec[];
+
+/** The codecs whose configuration is typed: a codec object with one of these names must match. */
+export interface TypedCodecs {
+  scale_offset: ScaleOffsetCodec;
+  cast_value: CastValueCodec;
+  'cf.scale_offset': CfScaleOffsetCodec;
+}
+
+/** What one codec `E` must also be: its {@link TypedCodecs} type when it names one, else anything. */
+export type CheckCodec<E> = E extends { name: infer N } ? (N extends keyof TypedCodecs ? TypedCodecs[N] : unknown) : unknown;
+
+/**
+ * A `codecs` argument `C` (inferred as written) checked codec by codec against
+ * {@link TypedCodecs}, so that `{ name: "cast_value", configuration: { rounding: "up", … } }`
+ * is a type error rather than an untyped {@link CodecObject}.
+ */
+export type CheckedCodecs<C> = C extends ExpectedCodecs<C> ? C : ExpectedCodecs<C>;
+
+/** What {@link CheckedCodecs} requires of `C`: each codec checked by {@link CheckCodec}. */
+export type ExpectedCodecs<C> = C extends readonly unknown[] ? { [K in keyof C]: CheckCodec<C[K]> } : CheckCodec<C>;
 
 /** A Zarr v3 zarr.json array document (the fields this package reads, plus any others). */
 export interface ArrayMetadata<D extends DataTypeName = DataTypeName> {
@@ -166,6 +203,8 @@ export type ErrorCode =
   | 'invalid_data'
   | 'read_only'
   | 'not_ready'
+  /** Reading a caller's object threw (a getter, a Proxy trap, `toJSON`, a revoked Proxy); `cause` is the original. */
+  | 'invalid_argument'
   /** A bug in this package (please report it), e.g. `ready()` finding its inlined module corrupt. */
   | 'internal';
 
@@ -177,7 +216,8 @@ export interface ZarrScaleOffsetError extends Error {
 /**
  * Initialises the WebAssembly module (inlined in the package; nothing is fetched). Idempotent:
  * every call returns the same Promise. Every other function throws `code: "not_ready"` until it
- * has resolved, and is synchronous afterwards.
+ * has resolved, and is synchronous afterwards. Cheap to call early (at start-up, so that loading
+ * overlaps the first fetches): the call only starts the work.
  */
 export function ready(): Promise<void>;
 
@@ -189,36 +229,55 @@ export function isReady(): boolean;
  * @param data a typed array of the kind `typedArrayKind(dataType)` names
  * @returns a new typed array of the encoded data type (see `encodedDataType`)
  */
-export function encode<D extends DataTypeName>(
-  codecs: Codecs,
+export function encode<D extends DataTypeName, const C extends Codecs>(
+  codecs: CheckedCodecs<C>,
   dataType: DataType<D>,
   data: TypedArrayFor<D>,
+): ZarrTypedArray;
+/** `encode` with the data type as JSON text or a `string` known only at run time. */
+export function encode<const C extends Codecs, S extends string>(
+  codecs: CheckedCodecs<C>,
+  dataType: DataTypeJson | RuntimeString<S>,
+  data: ZarrTypedArray,
 ): ZarrTypedArray;
 
 /**
  * Decodes values of the encoded data type (`encodedDataType(codecs, dataType)`) back to `dataType`.
  * @returns a new typed array of `dataType`
  */
-export function decode<D extends DataTypeName>(
-  codecs: Codecs,
+export function decode<D extends DataTypeName, const C extends Codecs>(
+  codecs: CheckedCodecs<C>,
   dataType: DataType<D>,
   data: ZarrTypedArray,
 ): TypedArrayFor<D>;
+/** `decode` with the data type as JSON text or a `string` known only at run time. */
+export function decode<const C extends Codecs, S extends string>(
+  codecs: CheckedCodecs<C>,
+  dataType: DataTypeJson | RuntimeString<S>,
+  data: ZarrTypedArray,
+): ZarrTypedArray;
 
 /**
  * Like `decode`, but writes into `out`, a caller-supplied typed array of `dataType` with as many
  * elements as `data` (for viewers that reuse buffers). On an error `out` may be partly written.
  * @returns `out`
  */
-export function decodeInto<D extends DataTypeName, T extends TypedArrayFor<D>>(
-  codecs: Codecs,
+export function decodeInto<D extends DataTypeName, T extends TypedArrayFor<D>, const C extends Codecs>(
+  codecs: CheckedCodecs<C>,
   dataType: DataType<D>,
+  data: ZarrTypedArray,
+  out: T,
+): T;
+/** `decodeInto` with the data type as JSON text or a `string` known only at run time. */
+export function decodeInto<T extends ZarrTypedArray, const C extends Codecs, S extends string>(
+  codecs: CheckedCodecs<C>,
+  dataType: DataTypeJson | RuntimeString<S>,
   data: ZarrTypedArray,
   out: T,
 ): T;
 
 /** The canonical name of the data type that `encode(codecs, dataType, …)` produces. */
-export function encodedDataType(codecs: Codecs, dataType: DataType): DataTypeName;
+export function encodedDataType<const C extends Codecs, S extends string = never>(codecs: CheckedCodecs<C>, dataType: DataTypeArg<S>): DataTypeName;
 
 /** The fill value `bind` binds (at most one of the two; neither: no fill value). */
 export interface BindOptions {
@@ -278,11 +337,17 @@ export interface BoundCodecs<D extends DataTypeName = DataTypeName> {
  * JSON pointer; a fill value that is not one of `dataType` throws with a message starting
  * `fill value:`.
  */
-export function bind<D extends DataTypeName>(
-  codecs: Codecs,
+export function bind<D extends DataTypeName, const C extends Codecs>(
+  codecs: CheckedCodecs<C>,
   dataType: DataType<D>,
   options?: BindOptions,
 ): BoundCodecs<D>;
+/** `bind` with the data type as JSON text or a `string` known only at run time. */
+export function bind<const C extends Codecs, S extends string>(
+  codecs: CheckedCodecs<C>,
+  dataType: DataTypeJson | RuntimeString<S>,
+  options?: BindOptions,
+): BoundCodecs;
 
 /**
  * The data type named by a metadata value: its `data_type` when that is a literal name (or
@@ -300,7 +365,7 @@ export type DataTypeOf<M> = M extends { data_type: infer T }
  * Encodes one whole chunk (all elements of the chunk shape, C order) of a Zarr v3 array to its
  * stored bytes. `arrayMetadata` is the zarr.json document as an object or as JSON text; JSON text
  * is the exact path for every digit (an object's numbers go through `JSON.stringify`, except
- * `bigint` values, which are written exactly).
+ * `bigint` values and integers of magnitude 2^53 to 2^65, which are written exactly).
  */
 export function encodeChunk<const M extends object | string>(
   arrayMetadata: M,
@@ -349,11 +414,11 @@ export function metadataWarnings(arrayMetadata: string | object): MetadataWarnin
  * The typed-array constructor name for a data type in this runtime ("Uint16Array" for float16
  * where the runtime has no Float16Array).
  */
-export function typedArrayKind(dataType: DataType): TypedArrayKind;
+export function typedArrayKind<S extends string = never>(dataType: DataTypeArg<S>): TypedArrayKind;
 
 /** The typed-array constructor for a data type in this runtime. */
-export function typedArrayConstructor(
-  dataType: DataType,
+export function typedArrayConstructor<S extends string = never>(
+  dataType: DataTypeArg<S>,
 ):
   | Int8ArrayConstructor
   | Uint8ArrayConstructor
@@ -372,7 +437,7 @@ export interface Diagnostic {
   /** RFC 6901 JSON pointer of the field ("" is the whole input), e.g. "/codecs/1/configuration/scale". */
   path: string;
   /** Stable code: an {@link ErrorCode} for errors; for warnings "lenient_form", "duplicate_key",
-   * "ignored_field", "ignored_codec", "no_data_type", "non_finite_scale". */
+   * "ignored_field", "ignored_codec", "no_data_type", "non_finite_scale", "unchecked_data_type". */
   code: string;
   /** What is wrong, in words. */
   message: string;
@@ -380,10 +445,17 @@ export interface Diagnostic {
 
 /** The result of `validate`. */
 export interface ValidationResult {
-  /** No errors (warnings allowed). */
+  /** No errors (warnings allowed): the metadata follows the specs. */
   valid: boolean;
   errors: Diagnostic[];
   warnings: Diagnostic[];
+  /** Valid, and `unsupported` is empty: `decodeChunk` can decode it. */
+  decodable: boolean;
+  /** What is valid but this package cannot run, at its pointer: a codec a spec or known
+   * extension defines (gzip, zstd, blosc, crc32c, transpose, sharding_indexed, numcodecs.*;
+   * code "unsupported_codec") or a data type outside the 26 (bool, complex64, string, ...;
+   * code "unsupported_data_type"). */
+  unsupported: Diagnostic[];
 }
 
 /**
@@ -391,7 +463,7 @@ export interface ValidationResult {
  * short-hand name), reporting every problem with its JSON pointer. `dataType` is the data type a
  * codecs list or codec receives. Never throws for bad metadata.
  */
-export function validate(metadata: unknown, dataType?: DataType): ValidationResult;
+export function validate(metadata: unknown, dataType?: DataType | (string & {})): ValidationResult;
 
 /** A CF attribute value: a number, or a typed netCDF attribute `{value, dtype}`. */
 export type CfAttribute = number | bigint | { value: number | bigint; dtype: 'float16' | 'float32' | 'float64' | DataTypeName };
@@ -411,6 +483,12 @@ export interface CfArrayParts {
   data_type: DataTypeName;
   fill_value: JsonScalar;
   codecs: Array<CodecObject>;
+  /**
+   * What was ignored as xarray ignores it (with a SerializationWarning there): a NaN-only
+   * `_FillValue`/`missing_value` on integer data, a fill value no packed code equals, an
+   * `_Unsigned` other than "true"/"false" or on non-integer data. Not part of a zarr.json.
+   */
+  warnings: Array<{ pointer: string; message: string }>;
 }
 
 /**
@@ -420,9 +498,9 @@ export interface CfArrayParts {
  * `options.attributeDataType` says untyped scale/offset numbers were netCDF float32/float64
  * attributes (JSON numbers are otherwise read as Python floats/ints, as xarray sees them).
  */
-export function fromCF(
+export function fromCF<S extends string = never>(
   attrs: CfAttributes | string,
-  packedDataType: DataType,
+  packedDataType: DataTypeArg<S>,
   options?: { attributeDataType?: 'float32' | 'float64' },
 ): CfArrayParts;
 
@@ -440,13 +518,23 @@ export interface FixedScaleOffsetConfig {
  * configuration (spec: `out_of_range: "wrap"` for an integer `astype`). They compute in the
  * array's data type and round half-to-even, so they do not decode bit-for-bit like numcodecs.
  */
-export function fromFixedScaleOffset(
+export function fromFixedScaleOffset<S extends string = never>(
   config: FixedScaleOffsetConfig | { name: 'numcodecs.fixedscaleoffset'; configuration: FixedScaleOffsetConfig } | string,
-  dataType?: DataType,
+  dataType?: DataTypeArg<S>,
 ): CodecObject[];
 
 /** The version of the Rust core. */
 export function version(): string;
 
-/** Serialises a value to JSON text as this package does: `bigint` values become exact JSON integers. */
+/**
+ * Serialises a value to JSON text as this package does: `bigint` values and integral numbers of
+ * magnitude 2^53 to 2^65 become exact JSON integers (`2 ** 62` -> `4611686018427387904`).
+ */
 export function toJsonText(value: unknown): string;
+
+/**
+ * The `.code` of an error of this package, also when another library wrapped it (zarrita's
+ * CodecPipelineError keeps ours as `cause`): the first string `.code` along `err`, `err.cause`,
+ * ... or `undefined`. Never throws.
+ */
+export function errorCode(err: unknown): string | undefined;

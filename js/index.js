@@ -8,7 +8,7 @@
 // (dist/zarr_scale_offset.js) and the module with the .wasm inlined (LZMA, base64, with its
 // decoder) (dist/zarr_scale_offset_wasm.js). Nothing needs to be fetched or configured at run time.
 
-import initWasm, * as wasm from './zarr_scale_offset.js';
+import * as wasm from './zarr_scale_offset.js';
 import { wasmBytes } from './zarr_scale_offset_wasm.js';
 
 let initialised = false;
@@ -17,11 +17,17 @@ let initPromise = null;
 /**
  * Initialises the WebAssembly module once. Idempotent: every call returns the same Promise.
  * All other functions are synchronous and may be called once this Promise has resolved.
+ * Cheap to call early (e.g. at start-up, to overlap the first fetch): the call itself only
+ * starts the work; unpacking runs in a later task and compiling off the main thread.
  */
 export function ready() {
   if (initPromise === null) {
+    // The module is compiled asynchronously (off the main thread, no size limit) and then
+    // instantiated by the glue's initSync: its async init would test `module instanceof
+    // Response`, and the first touch of `Response` loads Node's fetch implementation (~15 ms).
     initPromise = wasmBytes()
-      .then((bytes) => initWasm({ module_or_path: bytes }))
+      .then((bytes) => WebAssembly.compile(bytes))
+      .then((module) => wasm.initSync({ module }))
       .then(
       () => {
         initialised = true;
@@ -43,10 +49,37 @@ export function isReady() {
 // ---------------------------------------------------------------------------------------------
 // errors
 
-function codedError(code, message) {
-  const e = new Error(message);
+// The errors this module creates, so that an error thrown by a caller's object (a getter, a Proxy
+// trap, a toJSON method) is told apart from ours, whatever `.code` it carries.
+const OURS = new WeakSet();
+
+function codedError(code, message, cause) {
+  const e = cause === undefined ? new Error(message) : new Error(message, { cause });
   e.code = code;
+  OURS.add(e);
   return e;
+}
+
+// An error thrown while reading a caller's object (a getter, a Proxy trap, toJSON, a revoked
+// Proxy) as `invalid_argument`, the original kept as `cause`; our own errors pass unchanged.
+function fromCaller(e, what) {
+  if (OURS.has(e)) return e;
+  let text;
+  try {
+    text = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  } catch {
+    text = 'a value that cannot be shown';
+  }
+  return codedError('invalid_argument', `${what} threw ${text}`, e);
+}
+
+// `obj[key]` of a caller's object; a throwing getter or Proxy trap is an `invalid_argument` error.
+function read(obj, key, what) {
+  try {
+    return obj[key];
+  } catch (e) {
+    throw fromCaller(e, `reading ${what}`);
+  }
 }
 
 function ensureReady(fn) {
@@ -58,45 +91,78 @@ function ensureReady(fn) {
 // ---------------------------------------------------------------------------------------------
 // JSON text
 
+// The JSON text of a JS number in metadata. An integer from 2^53 up to (not including) 2^65 is
+// written as the exact value of the double (2 ** 62 -> 4611686018427387904, where JSON.stringify
+// writes 4611686018427388000, a different integer): for an int64/uint64 field that is the number
+// the caller holds, and for a float field the core rounds either text to the same value (any two
+// decimals in one double's rounding interval round alike into every narrower format, whose
+// rounding boundaries are themselves doubles). Beyond 2^65 no integer type can hold the value and
+// the shortest form is kept (1e+300, not 301 digits). Other numbers as JSON.stringify writes them,
+// NaN and ±Infinity as null.
+function numberJson(v) {
+  if (Number.isInteger(v) && (v >= 2 ** 53 || v <= -(2 ** 53)) && v < 2 ** 65 && v > -(2 ** 65)) return BigInt(v).toString();
+  return Number.isFinite(v) ? JSON.stringify(v) : 'null';
+}
+
+// The deepest nesting the core parses (src/json/mod.rs MAX_DEPTH); a deeper value is rejected
+// here with the same code and wording instead of overflowing the JS stack.
+const MAX_DEPTH = 128;
+
+// A run of 16 or more digits not after a "." or another digit: the integer part of a number that
+// may be 2^53 or more (2^53 has 16 digits; JSON.stringify writes integers below 1e21 in full). A
+// match inside a string only costs the slower exact writer.
+const LONG_INTEGER = /(?<![.\d])\d{16}/;
+
 // Serialises a metadata / codec value to JSON text. Like JSON.stringify, except that a BigInt is
-// written as a bare JSON integer with all its digits (so int64/uint64 values beyond 2^53 stay
-// exact). A JS number is written as JSON.stringify writes it; pass JSON text to control every
-// digit yourself.
+// written as a bare JSON integer with all its digits and an integral number from 2^53 to 2^65 as
+// its exact value (see numberJson), so that int64/uint64 values stay exact. An error thrown by the
+// value itself (a getter, a Proxy trap, toJSON) is an `invalid_argument` error with the original
+// as `cause`; a circular value is `invalid_metadata`, one nested deeper than 128 levels
+// `invalid_json`.
 function toJson(value) {
-  try {
-    return toJsonUnchecked(value);
-  } catch (e) {
-    // A structure nested deeper than the JS stack: the Rust parser would reject it anyway
-    // (depth limit 128); say so with a code instead of a bare RangeError.
-    if (e instanceof RangeError) {
-      throw codedError('invalid_metadata', `metadata is nested too deeply to serialise (${e.message}); the limit is 128 levels`);
+  // Fast path: JSON.stringify writes the same text when there is no BigInt (it rejects one with a
+  // TypeError, as it does a cycle) and no integer of 16 digits or more. Anything it throws (a
+  // BigInt, a cycle, a stack overflow, a caller's getter) sends the value to the exact writer,
+  // which says what went wrong. Skipped when a BigInt.prototype.toJSON exists (JSON.stringify
+  // would call it; we write the digits).
+  if (BigInt.prototype.toJSON === undefined) {
+    let text;
+    try {
+      text = JSON.stringify(value);
+    } catch {
+      text = null;
     }
-    throw e;
+    if (typeof text === 'string' && !LONG_INTEGER.test(text)) return text;
+  }
+  try {
+    return toJsonExact(value);
+  } catch (e) {
+    throw fromCaller(e, 'serialising the metadata to JSON');
   }
 }
 
-function toJsonUnchecked(value) {
-  // Fast path: JSON.stringify writes the same text for everything but BigInt (which it rejects
-  // with a TypeError, as it does a cycle): the writer below then handles both. Skipped when a
-  // BigInt.prototype.toJSON exists (JSON.stringify would call it; we write the digits).
-  if (BigInt.prototype.toJSON === undefined) {
-    try {
-      const text = JSON.stringify(value);
-      if (text !== undefined) return text;
-    } catch (e) {
-      if (!(e instanceof TypeError)) throw e;
-    }
-  }
+// The exact writer (iterates JSON.stringify's rules: toJSON, undefined/function/symbol skipped in
+// objects and null in arrays, boxed primitives unboxed).
+function toJsonExact(value) {
   const out = [];
   const seen = new Set();
-  const write = (v, inArray) => {
-    if (v !== null && typeof v === 'object' && typeof v.toJSON === 'function') v = v.toJSON();
+  const write = (v, key, inArray, depth) => {
+    if (v !== null && typeof v === 'object') {
+      const toJSON = v.toJSON;
+      if (typeof toJSON === 'function') v = toJSON.call(v, key);
+    }
+    if (v !== null && typeof v === 'object') {
+      if (v instanceof Number) v = Number(v);
+      else if (v instanceof String) v = String(v);
+      else if (v instanceof Boolean) v = Boolean.prototype.valueOf.call(v);
+      else if (v instanceof BigInt) v = BigInt.prototype.valueOf.call(v);
+    }
     switch (typeof v) {
       case 'bigint':
         out.push(v.toString());
         return true;
       case 'number':
-        out.push(Number.isFinite(v) ? JSON.stringify(v) : 'null');
+        out.push(numberJson(v));
         return true;
       case 'string':
         out.push(JSON.stringify(v));
@@ -119,22 +185,26 @@ function toJsonUnchecked(value) {
       out.push('null');
       return true;
     }
+    if (depth >= MAX_DEPTH) {
+      throw codedError('invalid_json', `arrays and objects nested deeper than ${MAX_DEPTH} levels`);
+    }
     if (seen.has(v)) throw codedError('invalid_metadata', 'metadata contains a circular reference');
     seen.add(v);
     if (Array.isArray(v)) {
       out.push('[');
-      v.forEach((item, i) => {
+      const n = v.length;
+      for (let i = 0; i < n; i++) {
         if (i > 0) out.push(',');
-        write(item, true);
-      });
+        write(v[i], String(i), true, depth + 1);
+      }
       out.push(']');
     } else {
       out.push('{');
       let first = true;
-      for (const key of Object.keys(v)) {
+      for (const k of Object.keys(v)) {
         const mark = out.length;
-        out.push(first ? '' : ',', JSON.stringify(key), ':');
-        if (write(v[key], false)) first = false;
+        out.push(first ? '' : ',', JSON.stringify(k), ':');
+        if (write(v[k], k, false, depth + 1)) first = false;
         else out.length = mark; // skipped value: drop the key too
       }
       out.push('}');
@@ -142,7 +212,7 @@ function toJsonUnchecked(value) {
     seen.delete(v);
     return true;
   };
-  if (!write(value, false)) out.push('null');
+  if (!write(value, '', false, 0)) out.push('null');
   return out.join('');
 }
 
@@ -166,7 +236,7 @@ function codecsText(codecs) {
 
 function metadataText(metadata) {
   if (typeof metadata === 'string') return metadata;
-  if (metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata)) {
+  if (metadata !== null && typeof metadata === 'object' && !isArray(metadata)) {
     return toJson(metadata);
   }
   throw codedError(
@@ -186,21 +256,23 @@ function dataTypeText(dataType) {
   );
 }
 
-// Returns [nameForTypedArrayKind, textForWasm] for a data type (see dataTypeText). The name of
-// JSON text comes from the core, which reads the text itself: JSON.parse would silently keep the
-// last copy of a duplicated key, which the core reports as invalid_metadata.
-function dataTypeArgs(dataType) {
-  const text = dataTypeText(dataType);
-  if (typeof dataType !== 'string') return [dataTypeName(dataType), text];
-  return [text.startsWith('"') || text.startsWith('{') ? wasm.dataTypeName(text) : text, text];
+// Array.isArray of a caller's value (a revoked Proxy throws: `invalid_argument`).
+function isArray(v) {
+  try {
+    return Array.isArray(v);
+  } catch (e) {
+    throw fromCaller(e, 'inspecting the argument');
+  }
 }
 
-function dataTypeName(parsed) {
-  if (typeof parsed === 'string') return parsed;
-  if (parsed !== null && typeof parsed === 'object' && typeof parsed.name === 'string') {
-    return parsed.name;
-  }
-  throw codedError('unsupported_data_type', `data type ${toJson(parsed)} has no name`);
+// Returns [nameForTypedArrayKind, textForWasm] for a data type (see dataTypeText). The name of
+// JSON text or of an object comes from the core, which reads the text itself: JSON.parse would
+// silently keep the last copy of a duplicated key (which the core reports as invalid_metadata),
+// and reading an object's `name` again could give another answer than the text has.
+function dataTypeArgs(dataType) {
+  const text = dataTypeText(dataType);
+  if (typeof dataType !== 'string' || text.startsWith('"') || text.startsWith('{')) return [wasm.dataTypeName(text), text];
+  return [text, text];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -234,23 +306,89 @@ function kindOf(name) {
   return kind;
 }
 
+// Intrinsic getters: what a typed array or a buffer really is, read from its internal slots, never
+// from its own (overridable) properties or through a Proxy's traps. A subclass whose
+// `Symbol.toStringTag`, `byteLength`, `byteOffset`, `buffer` or `length` lies is taken for what
+// it is; a Proxy is not a typed array. They work across realms (iframes, workers), unlike
+// instanceof.
+const getterOf = (proto, key) => Object.getOwnPropertyDescriptor(proto, key)?.get;
+const TYPED_ARRAY = Object.getPrototypeOf(Int8Array.prototype);
+const TA_TAG = getterOf(TYPED_ARRAY, Symbol.toStringTag);
+const TA_BUFFER = getterOf(TYPED_ARRAY, 'buffer');
+const TA_BYTE_OFFSET = getterOf(TYPED_ARRAY, 'byteOffset');
+const TA_BYTE_LENGTH = getterOf(TYPED_ARRAY, 'byteLength');
+const TA_LENGTH = getterOf(TYPED_ARRAY, 'length');
+const AB_BYTE_LENGTH = getterOf(ArrayBuffer.prototype, 'byteLength');
+const AB_DETACHED = getterOf(ArrayBuffer.prototype, 'detached'); // ES2024; undefined in Node 20
+
+// SharedArrayBuffer.prototype's byteLength getter, or null where no SharedArrayBuffer can exist.
+// A page that is not cross-origin isolated has no SharedArrayBuffer global; shared wasm memory
+// (if the runtime allows it there) still has buffers of that class, so look there too.
+let sabByteLength;
+function sharedByteLength() {
+  if (sabByteLength === undefined) {
+    let proto = globalThis.SharedArrayBuffer?.prototype;
+    if (proto === undefined) {
+      try {
+        proto = Object.getPrototypeOf(new WebAssembly.Memory({ initial: 0, maximum: 0, shared: true }).buffer);
+      } catch {
+        proto = undefined;
+      }
+    }
+    sabByteLength = (proto && getterOf(proto, 'byteLength')) ?? null;
+  }
+  return sabByteLength;
+}
+
+// The byte length of an ArrayBuffer or SharedArrayBuffer and whether it is shared, or undefined
+// for anything else (checked by internal slot: never a caller's getter or trap).
+function bufferInfo(v) {
+  try {
+    return { shared: false, byteLength: AB_BYTE_LENGTH.call(v) };
+  } catch {
+    // not an ArrayBuffer
+  }
+  const g = sharedByteLength();
+  if (g === null) return undefined;
+  try {
+    return { shared: true, byteLength: g.call(v) };
+  } catch {
+    return undefined;
+  }
+}
+
+// Whether a buffer (the real one of a typed array) is a SharedArrayBuffer.
+function isShared(buffer) {
+  try {
+    AB_BYTE_LENGTH.call(buffer);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+// A description of a caller's value for a message; never throws (a revoked Proxy, a throwing
+// trap) and reads no typed array through its own properties.
 function describe(v) {
   if (v === null) return 'null';
   if (v === undefined) return 'undefined';
   const tag = typedArrayTag(v);
-  if (tag) return `a ${tag} of length ${v.length}`;
-  if (v instanceof ArrayBuffer) return `an ArrayBuffer of ${v.byteLength} bytes`;
-  if (Array.isArray(v)) return `an Array of length ${v.length}`;
-  if (typeof v === 'object') return `an object (${Object.prototype.toString.call(v)})`;
-  return `a ${typeof v}`;
+  if (tag !== undefined) return `a ${tag} of length ${TA_LENGTH.call(v)}`;
+  const b = bufferInfo(v);
+  if (b !== undefined) return `${b.shared ? 'a SharedArrayBuffer' : 'an ArrayBuffer'} of ${b.byteLength} bytes`;
+  if (typeof v !== 'object') return `a ${typeof v}`;
+  try {
+    if (Array.isArray(v)) return `an Array of length ${v.length}`;
+    return `an object (${Object.prototype.toString.call(v)})`;
+  } catch {
+    return 'an object that cannot be inspected (a revoked Proxy or a throwing trap)';
+  }
 }
 
-// The constructor name of a typed array ("Int8Array", ...), or undefined for anything else.
-// Works across realms (iframes, workers), unlike instanceof.
+// The constructor name of a typed array's class ("Int8Array", ...: its [[TypedArrayName]], not
+// its Symbol.toStringTag property), or undefined for anything else (DataView, Proxy, ...).
 function typedArrayTag(v) {
-  if (!ArrayBuffer.isView(v)) return undefined;
-  const tag = v[Symbol.toStringTag];
-  return typeof tag === 'string' ? tag : undefined;
+  return TA_TAG.call(v);
 }
 
 // The kinds accepted as input for a data type whose kind is `kind`.
@@ -267,7 +405,8 @@ function expectedText(kind, dataTypeName) {
   return `a ${kind} for data type ${dataTypeName}`;
 }
 
-// Checks that `data` is a typed array of the right kind and returns a zero-copy byte view.
+// Checks that `data` is a typed array of the right kind and returns a zero-copy byte view of the
+// memory it really covers.
 function bytesIn(fn, data, kind, dataTypeName) {
   const tag = typedArrayTag(data);
   if (tag === undefined || !acceptedTags(kind).includes(tag)) {
@@ -276,30 +415,33 @@ function bytesIn(fn, data, kind, dataTypeName) {
       `${fn}(): expected ${expectedText(kind, dataTypeName)}, got ${describe(data)}`,
     );
   }
-  return byteView(fn, data.buffer, data.byteOffset, data.byteLength);
+  return byteView(fn, TA_BUFFER.call(data), TA_BYTE_OFFSET.call(data), TA_BYTE_LENGTH.call(data));
 }
 
-// A Uint8Array over (part of) a buffer; a detached buffer is an `invalid_data` error.
+// A Uint8Array over (part of) a real buffer; a detached buffer is an `invalid_data` error.
 function byteView(fn, buffer, byteOffset, byteLength) {
+  let view;
   try {
-    const view = new Uint8Array(buffer, byteOffset, byteLength);
-    // A view over a buffer detached after it was made reports byteLength 0 but reading it works;
-    // a detached ArrayBuffer itself throws above (or reports detached where supported).
-    if (buffer.detached === true) throw new TypeError('detached');
-    return view;
+    view = new Uint8Array(buffer, byteOffset, byteLength);
   } catch (e) {
+    // Detached (a typed array over it reports offset and length 0, and a view over it throws).
     if (e instanceof TypeError) {
-      throw codedError('invalid_data', `${fn}(): the data's ArrayBuffer is detached (it was transferred, e.g. to a worker)`);
+      throw codedError('invalid_data', `${fn}(): the data's ArrayBuffer is detached (it was transferred, e.g. to a worker)`, e);
     }
     throw e;
   }
+  if (AB_DETACHED !== undefined && !isShared(buffer) && AB_DETACHED.call(buffer)) {
+    throw codedError('invalid_data', `${fn}(): the data's ArrayBuffer is detached (it was transferred, e.g. to a worker)`);
+  }
+  return view;
 }
 
 // Raw stored bytes for decodeChunk: a Uint8Array or an (Shared)ArrayBuffer.
 function storedBytesIn(fn, bytes) {
-  if (typedArrayTag(bytes) === 'Uint8Array') return byteView(fn, bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const tag = Object.prototype.toString.call(bytes);
-  if (tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]') return byteView(fn, bytes, 0, undefined);
+  if (typedArrayTag(bytes) === 'Uint8Array') {
+    return byteView(fn, TA_BUFFER.call(bytes), TA_BYTE_OFFSET.call(bytes), TA_BYTE_LENGTH.call(bytes));
+  }
+  if (bufferInfo(bytes) !== undefined) return byteView(fn, bytes, 0, undefined);
   throw codedError('invalid_data', `${fn}(): expected the stored chunk bytes as a Uint8Array or an ArrayBuffer, got ${describe(bytes)}`);
 }
 
@@ -434,14 +576,35 @@ function arrayRun(fn, data, inName, outName, out, run) {
   return out;
 }
 
-// The input as bytes that do not overlap `out`: a copy when both share memory (the result is
-// written while the input is still being read).
+// The input as bytes that do not overlap `out`: a copy when both lie in the same memory and their
+// byte ranges meet (the result is written while the input is still being read, tile by tile).
+// `input` and `out` are our own Uint8Array views (bytesIn, storedBytesIn), so their offsets are
+// the real ones. Distinct ArrayBuffer objects never share memory; distinct SharedArrayBuffer
+// objects may (a SharedArrayBuffer after postMessage or structuredClone, a shared
+// WebAssembly.Memory's buffer before and after grow()), and every one starts at the start of its
+// memory, so equal offsets mean the same bytes. No API tells whether two of them are one memory:
+// one byte of `out` inside the common range (which the call overwrites anyway) is flipped and
+// read back through the input's buffer, then restored.
 function unaliased(input, out) {
-  const overlaps =
-    input.buffer === out.buffer &&
-    input.byteOffset < out.byteOffset + out.byteLength &&
-    out.byteOffset < input.byteOffset + input.byteLength;
-  return overlaps ? input.slice() : input;
+  const lo = Math.max(input.byteOffset, out.byteOffset);
+  const hi = Math.min(input.byteOffset + input.byteLength, out.byteOffset + out.byteLength);
+  if (lo >= hi) return input; // the ranges do not meet, whatever the memory
+  const a = input.buffer;
+  const b = out.buffer;
+  if (a === b || (isShared(a) && isShared(b) && sameMemory(a, b, lo))) return input.slice();
+  return input;
+}
+
+// Whether two SharedArrayBuffers are views of one memory, probed at byte `at` (inside both).
+function sameMemory(a, b, at) {
+  const pa = new Uint8Array(a, at, 1);
+  const pb = new Uint8Array(b, at, 1);
+  const old = pb[0];
+  if (pa[0] !== old) return false;
+  pb[0] = old ^ 1;
+  const same = pa[0] === (old ^ 1);
+  pb[0] = old;
+  return same;
 }
 
 /** The canonical name of the data type that `encode(codecs, dataType, …)` produces. */
@@ -454,21 +617,17 @@ export function encodedDataType(codecs, dataType) {
 // bind: codecs bound once to (data type, fill value)
 
 // JSON text of a fill value given as a JS value, as a zarr.json `fill_value` would spell it: NaN,
-// ±Infinity and -0 as "NaN", "Infinity", "-Infinity" and -0.0; an integer number from 2^53 up to
-// the int64/uint64 range (below 2^65) as its exact value (2 ** 62 is 4611686018427387904, not
-// JSON.stringify's 4611686018427388000); any other number as JSON.stringify writes it; a BigInt
-// as its digits; a string as that JSON string ("NaN", "0x7fc00001", "-Infinity"); anything else as
-// JSON text, for the core to reject.
+// ±Infinity and -0 as "NaN", "Infinity", "-Infinity" and -0.0; any other number as metadata
+// numbers are written (numberJson: 2 ** 62 is 4611686018427387904, not JSON.stringify's
+// 4611686018427388000); a BigInt as its digits; a string as that JSON string ("NaN", "0x7fc00001",
+// "-Infinity"); anything else as JSON text, for the core to reject.
 function fillJson(fill) {
   switch (typeof fill) {
-    case 'number': {
+    case 'number':
       if (Number.isNaN(fill)) return '"NaN"';
       if (fill === Infinity || fill === -Infinity) return fill > 0 ? '"Infinity"' : '"-Infinity"';
       if (Object.is(fill, -0)) return '-0.0';
-      const a = Math.abs(fill);
-      if (Number.isInteger(fill) && a >= 2 ** 53 && a < 2 ** 65) return BigInt(fill).toString();
-      return JSON.stringify(fill);
-    }
+      return numberJson(fill);
     case 'bigint':
       return fill.toString();
     case 'string':
@@ -484,7 +643,8 @@ function fillArg(options) {
   if (typeof options !== 'object') {
     throw codedError('invalid_metadata', `bind(): options must be an object such as { fill: NaN }, got ${describe(options)}`);
   }
-  const { fill, fillText } = options;
+  const fill = read(options, 'fill', 'bind() options.fill');
+  const fillText = read(options, 'fillText', 'bind() options.fillText');
   const given = (v) => v !== undefined && v !== null;
   if (given(fill) && given(fillText)) {
     throw codedError('invalid_metadata', 'bind(): give the fill value as fill or as fillText, not both');
@@ -670,9 +830,11 @@ export function typedArrayConstructor(dataType) {
  * Validates metadata: a whole zarr.json array document, a codecs list, or a single codec (an
  * object, JSON text, or a short-hand codec name). `dataType` is the data type a codecs list or
  * codec receives (without it only their shape is checked). Reports every problem, not only the
- * first: `{ valid, errors: [{path, code, message}], warnings: [{path, code, message}] }` with
- * RFC 6901 JSON pointers. Lenient forms accepted on read are warnings. Never throws for bad
- * metadata (only for a call before ready()).
+ * first: `{ valid, errors: [{path, code, message}], warnings: [...], decodable, unsupported: [...] }`
+ * with RFC 6901 JSON pointers. Lenient forms accepted on read are warnings. `unsupported` lists
+ * what is valid but this package cannot decode (gzip, sharding_indexed, bool, ...); `decodable`
+ * is `valid` with nothing unsupported. Never throws for bad metadata (only for a call before
+ * ready()).
  */
 export function validate(metadata, dataType) {
   ensureReady('validate');
@@ -686,8 +848,10 @@ export function validate(metadata, dataType) {
     } catch (e) {
       return {
         valid: false,
-        errors: [{ path: '', code: 'invalid_json', message: `cannot serialise the metadata: ${e.message}` }],
+        errors: [{ path: '', code: e.code ?? 'invalid_json', message: `cannot serialise the metadata: ${e.message}` }],
         warnings: [],
+        decodable: false,
+        unsupported: [],
       };
     }
     if (text === undefined) {
@@ -695,6 +859,8 @@ export function validate(metadata, dataType) {
         valid: false,
         errors: [{ path: '', code: 'invalid_metadata', message: `expected metadata, got ${describe(metadata)}` }],
         warnings: [],
+        decodable: false,
+        unsupported: [],
       };
     }
   }
@@ -703,7 +869,13 @@ export function validate(metadata, dataType) {
     try {
       dt = dataTypeText(dataType);
     } catch (e) {
-      return { valid: false, errors: [{ path: '', code: e.code ?? 'unsupported_data_type', message: e.message }], warnings: [] };
+      return {
+        valid: false,
+        errors: [{ path: '', code: e.code ?? 'unsupported_data_type', message: e.message }],
+        warnings: [],
+        decodable: false,
+        unsupported: [],
+      };
     }
   }
   return wasm.validate(text, dt);
@@ -717,10 +889,11 @@ export function validate(metadata, dataType) {
  * `options.attributeDataType` ("float32" | "float64") types every untyped scale/offset number.
  * Give `attrs` as JSON text to keep int64 fill values beyond 2^53 exact.
  */
-export function fromCF(attrs, packedDataType, options = {}) {
+export function fromCF(attrs, packedDataType, options) {
   ensureReady('fromCF');
   const text = typeof attrs === 'string' ? attrs : toJson(attrs);
-  const ad = options.attributeDataType === undefined ? undefined : dataTypeText(options.attributeDataType);
+  const attributeDataType = options === undefined || options === null ? undefined : read(options, 'attributeDataType', 'fromCF() options.attributeDataType');
+  const ad = attributeDataType === undefined ? undefined : dataTypeText(attributeDataType);
   return JSON.parse(wasm.fromCF(text, dataTypeText(packedDataType), ad));
 }
 
@@ -747,4 +920,27 @@ export function version() {
 /** Serialises a value to JSON text the way this package does: BigInt values become exact JSON integers. */
 export function toJsonText(value) {
   return toJson(value);
+}
+
+/**
+ * The `.code` of an error of this package, also when another library wrapped it: the first
+ * string `.code` along `err`, `err.cause`, `err.cause.cause`, ... (zarrita wraps a codec's error
+ * in its CodecPipelineError, with ours as `cause`). `undefined` if there is none. Never throws,
+ * whatever `err` is (getters that throw and cycles end the walk).
+ */
+export function errorCode(err) {
+  const seen = new Set();
+  let e = err;
+  for (let depth = 0; depth < 64 && e !== null && (typeof e === 'object' || typeof e === 'function') && !seen.has(e); depth++) {
+    seen.add(e);
+    let code;
+    try {
+      code = e.code;
+      if (typeof code === 'string') return code;
+      e = e.cause;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
 }

@@ -3,10 +3,10 @@
 // The types are structural, so this module does not depend on zarrita's own declarations:
 // `register(zarr.registry)` type-checks against zarrita's `Map<string, () => Promise<CodecEntry>>`.
 
-/** The codec names `register` sets on zarrita's registry. */
+/** The registry names of this package's codecs. */
 export type ZarritaCodecName = 'scale_offset' | 'cast_value' | 'cf.scale_offset' | 'numcodecs.fixedscaleoffset';
 
-/** The codec names `register` sets, in order. */
+/** The registry names of this package's codecs, in order (`register` also sets V2_FIXEDSCALEOFFSET). */
 export const codecNames: readonly ZarritaCodecName[];
 
 /** zarrita's chunk: C-order data of the chunk shape. */
@@ -52,7 +52,7 @@ export interface ZarritaCodecEntry {
   fromConfig(config: unknown, meta: ZarritaChunkMetadata): ZarritaArrayToArrayCodec;
 }
 
-/** The entries `register` sets, for wiring by hand after `await ready()`. */
+/** The entries `register` sets (but V2_FIXEDSCALEOFFSET), for wiring by hand after `await ready()`. */
 export const codecEntries: Readonly<Record<ZarritaCodecName, ZarritaCodecEntry>>;
 
 /** zarrita's codec registry (`zarr.registry`), or anything with the same `set`. */
@@ -62,8 +62,81 @@ export interface ZarritaRegistry {
 }
 
 /**
- * Initialises the WebAssembly module, then sets `scale_offset`, `cast_value`, `cf.scale_offset`
- * and `numcodecs.fixedscaleoffset` on zarrita's registry, replacing its built-in codecs. Call it
- * once before the first read. Resolves to the names it set.
+ * The registry name under which `register` sets the numcodecs-exact reading of a Zarr v2
+ * `fixedscaleoffset` filter handed over by `keepV2Filters`.
  */
-export function register(registry: ZarritaRegistry): Promise<ZarritaCodecName[]>;
+export const V2_FIXEDSCALEOFFSET: 'numcodecs.fixedscaleoffset.v2';
+
+/** Every name `register` sets on zarrita's registry. */
+export type RegisteredCodecName = ZarritaCodecName | typeof V2_FIXEDSCALEOFFSET;
+
+/**
+ * Sets `scale_offset`, `cast_value`, `cf.scale_offset`, `numcodecs.fixedscaleoffset` and
+ * `V2_FIXEDSCALEOFFSET` on zarrita's registry at once, replacing its built-in codecs, and starts
+ * loading the WebAssembly module in the background. The entries are lazy loaders that await the
+ * module, so a read started right after `register` returns (awaited or not) uses these codecs.
+ * Resolves to the names it set once the module is ready. Throws a TypeError at once when
+ * `registry` is not a registry.
+ */
+export function register(registry: ZarritaRegistry): Promise<RegisteredCodecName[]>;
+
+/** A zarrita store: what `keepV2Filters` needs (zarrita's `Readable`). */
+export interface ZarritaReadable {
+  get(key: any, options?: any): Promise<Uint8Array | undefined>;
+}
+
+/**
+ * Wraps a zarrita store so that the Zarr v2 arrays read through it decode their
+ * `fixedscaleoffset` filters exactly as numcodecs does (float64 arithmetic, one cast; NaN fill
+ * values allowed) rather than through zarrita's rewrite into the v3 codecs `scale_offset` +
+ * `cast_value`, which mean what the v3 specifications say. zarrita does not tell a codec whether
+ * an array is v2 or v3; this wrapper does. Every other key and property passes through unchanged.
+ * `zarr.open(keepV2Filters(store))`; consolidated: `zarr.withConsolidated(keepV2Filters(store))`.
+ */
+export function keepV2Filters<S extends ZarritaReadable>(store: S): S;
+
+/**
+ * The `.code` of an error of this package, also when zarrita wrapped it (its CodecPipelineError
+ * keeps ours as `cause`): the first string `.code` along the `cause` chain, or `undefined`.
+ */
+export function errorCode(err: unknown): string | undefined;
+
+/** Options of `openCF`. */
+export interface OpenCFOptions {
+  /**
+   * xarray's `use_zarr_fill_value_as_mask`: the array's `fill_value` is the `_FillValue`.
+   * Default: true for Zarr v2 (as xarray), false for v3 (the `_FillValue` attribute counts).
+   */
+  useZarrFillValueAsMask?: boolean;
+  /** Which metadata document to read (default: zarr.json if present, else .zarray/.zattrs). */
+  zarrFormat?: 2 | 3;
+  /** Called for what was ignored as xarray ignores it (default: console.warn). */
+  onWarning?: (warning: { pointer: string; message: string }) => void;
+}
+
+/** What `openCF` applied, on the `cf` property of the array it returns. */
+export interface CFInfo {
+  /** The stored data type (the zarrita array's). */
+  readonly packedDataType: string;
+  /** The decoded type xarray gives. */
+  readonly dataType: string;
+  /** `fromCF`'s codecs (`[cf.scale_offset?, cast_value?, bytes]`). */
+  readonly codecs: ReadonlyArray<{ name: string; configuration?: unknown }>;
+  readonly warnings: ReadonlyArray<{ pointer: string; message: string }>;
+  /** The CF attributes as xarray reads them (v2 `fill_value` as `_FillValue`, v3 base64 decoded). */
+  readonly attributes: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * From a zarrita array whose attributes carry CF packing (`scale_factor`, `add_offset`,
+ * `_FillValue`, `missing_value`, `_Unsigned`), a read-only zarrita array that `zarr.get` reads
+ * (any selection, sharded or not) with the values and float type of `xarray.open_zarr`
+ * (mask_and_scale on), bit for bit. An array without CF attributes, or with nothing to unpack,
+ * is returned as it is. Rejects with a `.code` (`invalid_argument`, `invalid_metadata`, ...).
+ * The result keeps the array's TypeScript type (zarrita's `zarr.open` gives the wide `DataType`
+ * union) with a `cf` property; its `dtype` is the decoded type (`cf.dataType`), not the packed one.
+ */
+export function openCF<A extends { readonly kind: 'array'; readonly dtype: string }>(
+  array: A,
+  options?: OpenCFOptions,
+): Promise<A & { readonly cf?: CFInfo }>;

@@ -2,7 +2,8 @@
 //
 //   import * as zarr from "zarrita";
 //   import { register } from "zarr-scale-offset/zarrita";
-//   await register(zarr.registry);   // scale_offset, cast_value, cf.scale_offset, numcodecs.fixedscaleoffset
+//   register(zarr.registry);   // scale_offset, cast_value, cf.scale_offset, numcodecs.fixedscaleoffset
+//                              // (entries set at once; `await` it to know the module loaded)
 //
 // This module does not import zarrita (it is a peer dependency): `register` receives zarrita's
 // registry and sets one loader per codec name, replacing zarrita's built-in codecs of the same
@@ -26,18 +27,20 @@
 // holding the raw stored bits, so zarrita's `bytes` codec passes them through unchanged. The
 // real data type and fill value ride along on the metadata object under ENCODED_META.
 //
-// v2 arrays: zarrita never looks up a v2 `fixedscaleoffset` filter in the registry; its
-// v2ToV3ArrayMetadata rewrites it into `scale_offset {scale, offset}` followed by `cast_value
-// {data_type: astype, rounding: "nearest-even", out_of_range: "wrap"}` (no cast_value when
-// astype equals dtype). Such a pair in a codecs list without a v3 `bytes`/`sharding_indexed`
-// codec (or with only the big-endian `bytes` zarrita inserts for v2) is read here with
-// numcodecs' own semantics (`numcodecs.fixedscaleoffset`): decode in float64 and cast once,
-// whatever the fill value (a NaN fill is fine).
+// v2 arrays: zarrita tells a codec nothing about the format, so `scale_offset` and `cast_value`
+// always mean what the v3 specifications say, also when zarrita made them from a v2
+// `fixedscaleoffset` filter. `keepV2Filters(store)` is how a caller says "read the v2 filters as
+// numcodecs does" (see "Zarr v2 fixedscaleoffset filters" below).
+//
+// Errors: every codec error has a `.code`. zarrita wraps an error thrown while decoding or
+// encoding a chunk in its CodecPipelineError, with ours as `err.cause`; errors of `fromConfig`
+// (invalid metadata, found at the first read) reach the caller as they are. `errorCode(err)`
+// finds the code either way.
 
 import { DATA_TYPES } from './dtypes.js';
 import { bind, ready, toJsonText } from './index.js';
 
-/** The codec names `register` sets. */
+/** The codecs of this package by their zarrita registry names (`register` also sets V2_FIXEDSCALEOFFSET). */
 export const codecNames = Object.freeze(['scale_offset', 'cast_value', 'cf.scale_offset', 'numcodecs.fixedscaleoffset']);
 
 /**
@@ -81,30 +84,9 @@ function describeCodec(name, index) {
 // ---------------------------------------------------------------------------------------------
 // the data type and fill value a codec receives
 
-// The NumPy spelling numcodecs/zarr v2 write ("<f4", "|u1"), or the name for types NumPy lacks.
-function numpyName(dataType) {
-  return DATA_TYPES[dataType]?.numpy ?? dataType;
-}
-
-// zarrita parsed zarr.json with JSON.parse: an integer beyond 2^53 is now the nearest double,
-// and JSON.stringify would write that double's shortest decimal (2^62 -> 4611686018427388000).
-// Write such a number as the exact integer value of the double instead.
-const EXACT_FROM = 2 ** 53;
-const EXACT_TO = 2 ** 65;
-
-function exactNumbers(value) {
-  if (typeof value === 'number') {
-    const a = Math.abs(value);
-    return Number.isInteger(value) && a >= EXACT_FROM && a < EXACT_TO ? BigInt(value) : value;
-  }
-  if (Array.isArray(value)) return value.map(exactNumbers);
-  if (value !== null && typeof value === 'object') {
-    const out = {};
-    for (const [k, v] of Object.entries(value)) out[k] = exactNumbers(v);
-    return out;
-  }
-  return value;
-}
+// zarrita parsed zarr.json with JSON.parse: an integer beyond 2^53 is now the nearest double.
+// toJsonText (and bind's fill) write such a number as the exact integer value of the double
+// (2^62 -> 4611686018427387904, not JSON.stringify's 4611686018427388000).
 
 // The data type a codec receives and its fill value as options of `bind`, seeing through our
 // surrogates: the fill value zarrita parsed (`fill`: NaN/±Infinity numbers, int64 as BigInt, an
@@ -151,31 +133,63 @@ function asZarrita(data, dataType) {
   return Uint8Array.from(data, (v) => v & mask);
 }
 
+// The number of elements of a chunk of `shape` (zarrita's chunk shape), or -1 if it is not a
+// list of non-negative safe integers.
+function elementCount(shape) {
+  if (!Array.isArray(shape)) return -1;
+  let n = 1;
+  for (const d of shape) {
+    if (!Number.isSafeInteger(d) || d < 0) return -1;
+    n *= d;
+    if (!Number.isSafeInteger(n)) return -1;
+  }
+  return n;
+}
+
 /**
  * The instance `fromConfig` returns for one codec of a chunk's codecs list.
  * @private
  */
 class Codec {
   kind = 'array_to_array';
-  #bound; // the bind handle, or null for zarrita's v2 cast_value stand-in (passes chunks through)
+  #bound; // the bind handle
   #out; // data type it produces as far as zarrita is concerned (encode direction)
+  #label; // "scale_offset (codec 0 of the chunk's codecs)", for messages
 
-  constructor(bound, encodedType) {
+  constructor(bound, label) {
     this.#bound = bound;
-    this.#out = encodedType;
+    this.#out = bound.encodedDataType;
+    this.#label = label;
   }
 
-  /** Decodes one chunk of the encoded data type; returns a new chunk. */
+  // A chunk whose data does not fill its shape is an error, never a partial result: zarrita
+  // would pad the missing elements with zeros. It happens when a shard index gives an inner chunk
+  // too short a byte range (a corrupt or truncated shard), and for a truncated chunk file.
+  #checkLength(chunk, direction) {
+    const want = elementCount(chunk?.shape);
+    const have = chunk?.data?.length;
+    if (want >= 0 && have === want) return;
+    const shape = Array.isArray(chunk?.shape) ? `[${chunk.shape.join(', ')}]` : String(chunk?.shape);
+    const what = direction === 'decode' ? 'the stored chunk decodes to' : 'the chunk to encode holds';
+    throw codedError(
+      'length_mismatch',
+      `zarr-scale-offset ${this.#label}: ${what} ${have} elements, but its shape ${shape} needs ${want < 0 ? 'a valid shape' : want}` +
+        (direction === 'decode' && have < want ? ' (the chunk is truncated: a short chunk file, or a shard index giving this inner chunk too short a byte range)' : ''),
+    );
+  }
+
+  /** Decodes one chunk of the encoded data type; returns a new chunk. Throws `length_mismatch` if the data does not fill the shape. */
   decode(chunk) {
+    this.#checkLength(chunk, 'decode');
     const b = this.#bound;
-    const data = b === null ? chunk.data : b.decode(toCore(chunk.data, b.encodedDataType));
+    const data = b.decode(toCore(chunk.data, b.encodedDataType));
     return { data, shape: chunk.shape, stride: chunk.stride };
   }
 
-  /** Encodes one chunk of the data type this codec receives; returns a new chunk. */
+  /** Encodes one chunk of the data type this codec receives; returns a new chunk. Throws `length_mismatch` if the data does not fill the shape. */
   encode(chunk) {
+    this.#checkLength(chunk, 'encode');
     const b = this.#bound;
-    if (b === null) return { data: chunk.data, shape: chunk.shape, stride: chunk.stride };
     const data = asZarrita(b.encode(toCoreInput(chunk.data, b.decodedDataType)), b.encodedDataType);
     return { data, shape: chunk.shape, stride: chunk.stride };
   }
@@ -186,9 +200,9 @@ class Codec {
     delete out[ENCODED_META];
     const type = zarritaType(this.#out);
     out.dataType = type;
-    // null for zarrita's v2 cast_value stand-in and numcodecs.fixedscaleoffset, which do not
-    // carry the fill value (as in numcodecs and zarr-python), and when there was none.
-    const fill = this.#bound?.encodedFillText ?? null;
+    // null for numcodecs.fixedscaleoffset, which does not carry the fill value (as in numcodecs
+    // and zarr-python), and when there was none.
+    const fill = this.#bound.encodedFillText ?? null;
     let fillValue = null;
     if (fill !== null) {
       const v = this.#bound.encodedFill;
@@ -202,100 +216,46 @@ class Codec {
 }
 
 // ---------------------------------------------------------------------------------------------
-// zarrita's v2 fixedscaleoffset translation
-
-const ARRAY_TO_BYTES = new Set(['bytes', 'sharding_indexed']);
-
-function configKeys(c) {
-  return c && typeof c === 'object' ? Object.keys(c).join(',') : '';
-}
-
-// Whether `codecs` is a list zarrita built from v2 .zarray metadata (v2ToV3ArrayMetadata):
-// no v3 array->bytes codec, or only the big-endian `bytes` it inserts, followed by numcodecs.*.
-function isV2Layout(codecs) {
-  const a2b = codecs.filter((c) => ARRAY_TO_BYTES.has(c?.name));
-  if (a2b.length === 0) return true;
-  if (a2b.length !== 1 || a2b[0].name !== 'bytes') return false;
-  const c = a2b[0].configuration;
-  if (configKeys(c) !== 'endian' || c.endian !== 'big') return false;
-  const at = codecs.indexOf(a2b[0]);
-  return codecs.slice(at + 1).every((x) => typeof x?.name === 'string' && x.name.startsWith('numcodecs.'));
-}
-
-// If codecs[i] is the scale_offset zarrita made from a v2 fixedscaleoffset filter, that filter's
-// configuration ({scale, offset, astype}, astype a zarr name); else null.
-function v2FixedScaleOffset(codecs, i) {
-  const so = codecs[i];
-  if (!so || so.name !== 'scale_offset') return null;
-  const c = so.configuration;
-  if (configKeys(c) !== 'scale,offset' || typeof c.scale !== 'number' || typeof c.offset !== 'number') return null;
-  if (!isV2Layout(codecs)) return null;
-  const next = codecs[i + 1];
-  if (next && next.name === 'cast_value') {
-    const k = next.configuration;
-    if (configKeys(k) !== 'data_type,rounding,out_of_range' || k.rounding !== 'nearest-even' || k.out_of_range !== 'wrap') {
-      return null;
-    }
-    return { scale: c.scale, offset: c.offset, astype: k.data_type, castIndex: i + 1 };
-  }
-  return { scale: c.scale, offset: c.offset, astype: null, castIndex: -1 };
-}
+// fromConfig
 
 function indexOf(codecs, name, config) {
   if (!Array.isArray(codecs)) return -1;
   return codecs.findIndex((c) => c && c.name === name && (c.configuration === config || (config === undefined && c.configuration === undefined)));
 }
 
-// ---------------------------------------------------------------------------------------------
-// fromConfig
-
 // `bind(codec, dataType, fill)`; an error names this codec and its place in the chunk's codecs.
-function bindCodec(name, index, codec, dataType, fill) {
+function bindCodec(label, codec, dataType, fill) {
   try {
     return bind(codec, dataType, fill);
   } catch (e) {
     // The core names the field inside the codec object ("/configuration/scale: ..."), or the
     // codec itself as "(root)".
     const message = String(e.message).replace(/^\(root\): /, '');
-    throw codedError(e.code ?? 'invalid_metadata', `zarr-scale-offset ${describeCodec(name, index)}: ${message}`, e);
+    throw codedError(e.code ?? 'invalid_metadata', `zarr-scale-offset ${label}: ${message}`, e);
   }
 }
 
-function fromConfig(name, config, meta) {
+// `name` is the registry name zarrita looked up; `coreName` the codec the core binds (the v2
+// filter's registry name binds as numcodecs.fixedscaleoffset: the same configuration, the same
+// numcodecs semantics). The codecs list in `meta` is used for messages only: what a codec means
+// never depends on the codecs around it.
+// `prepare(config, label)` turns the configuration zarrita passes into the one the core binds.
+function fromConfig(name, coreName, config, meta, prepare = (c) => c) {
   const codecs = Array.isArray(meta?.codecs) ? meta.codecs : [];
-  const index = indexOf(codecs, name, config);
+  const label = describeCodec(name, indexOf(codecs, name, config));
   const { dataType, fill } = incoming(meta);
   if (typeof dataType !== 'string') {
-    throw codedError('invalid_metadata', `zarr-scale-offset ${describeCodec(name, index)}: no data type in the chunk metadata`);
+    throw codedError('invalid_metadata', `zarr-scale-offset ${label}: no data type in the chunk metadata`);
   }
-
-  // zarrita's rewrite of a v2 fixedscaleoffset filter
-  if (index >= 0 && (name === 'scale_offset' || name === 'cast_value')) {
-    const soIndex = name === 'scale_offset' ? index : index - 1;
-    const v2 = v2FixedScaleOffset(codecs, soIndex);
-    if (v2 && (name === 'scale_offset' || v2.castIndex === index)) {
-      if (name === 'cast_value') {
-        // numcodecs' decode is done by the scale_offset before it; this one only says the type
-        return new Codec(null, v2.astype);
-      }
-      const astype = v2.astype ?? dataType;
-      const conf = exactNumbers({ scale: v2.scale, offset: v2.offset, dtype: numpyName(dataType), astype: numpyName(astype) });
-      const codec = toJsonText({ name: 'numcodecs.fixedscaleoffset', configuration: conf });
-      // numcodecs never passes the fill value through the filter (the handle carries none on).
-      const bound = bindCodec('fixedscaleoffset (v2 filter)', index, codec, dataType, fill);
-      return new Codec(bound, dataType);
-    }
-  }
-
-  const codec = toJsonText(config === undefined ? { name } : { name, configuration: exactNumbers(config) });
-  const bound = bindCodec(name, index, codec, dataType, fill);
-  return new Codec(bound, bound.encodedDataType);
+  config = prepare(config, label);
+  const codec = toJsonText(config === undefined ? { name: coreName } : { name: coreName, configuration: config });
+  return new Codec(bindCodec(label, codec, dataType, fill), label);
 }
 
-function entry(name) {
+function entry(name, coreName = name) {
   return Object.freeze({
     kind: 'array_to_array',
-    fromConfig: (config, meta) => fromConfig(name, config, meta),
+    fromConfig: (config, meta) => fromConfig(name, coreName, config, meta),
   });
 }
 
@@ -305,19 +265,164 @@ function entry(name) {
  */
 export const codecEntries = Object.freeze(Object.fromEntries(codecNames.map((n) => [n, entry(n)])));
 
+// ---------------------------------------------------------------------------------------------
+// Zarr v2 fixedscaleoffset filters
+//
+// zarrita 0.7.5 tells a codec nothing about the format of the array: `fromConfig` receives
+// `{ dataType, shape, codecs, fillValue }`, and `v2ToV3ArrayMetadata` turns a .zarray into a
+// document with `zarr_format: 3` whose codecs list is made of v3 codecs. A v2 `fixedscaleoffset`
+// filter arrives as `scale_offset {scale, offset}` + `cast_value {data_type: astype, rounding:
+// "nearest-even", out_of_range: "wrap"}` (no cast_value when astype equals dtype), a list a v3
+// zarr.json may equally hold. So the codecs registered for `scale_offset` and `cast_value` always
+// mean what the v3 specifications say; they never guess a format from the codecs around them.
+//
+// numcodecs decodes differently (in float64, one cast at the end): to read a v2 array the
+// numcodecs way, the adapter must be told, and `keepV2Filters(store)` tells it. It hands every
+// .zarray (and a consolidated .zmetadata) to zarrita with the fixedscaleoffset filter's id set to
+// V2_FILTER_ID, which zarrita does not rewrite: it passes the filter whole, as the codec
+// `numcodecs.<id>` (= V2_FIXEDSCALEOFFSET), to the entry `register` sets for that name.
+
+/** The filter id `keepV2Filters` gives a v2 fixedscaleoffset filter. */
+const V2_FILTER_ID = 'fixedscaleoffset.v2';
+
 /**
- * Initialises the WebAssembly module, then sets `scale_offset`, `cast_value`, `cf.scale_offset`
- * and `numcodecs.fixedscaleoffset` on zarrita's codec registry (replacing its built-in codecs of
- * those names). Call it once, before the first read. Resolves to the names it set.
+ * The registry name under which `register` sets the numcodecs-exact reading of a v2
+ * `fixedscaleoffset` filter handed over by `keepV2Filters` (zarrita names a v2 filter
+ * `numcodecs.<id>`).
  */
-export async function register(registry) {
+export const V2_FIXEDSCALEOFFSET = `numcodecs.${V2_FILTER_ID}`;
+
+// A v2 filter's dtype/astype carry a byte order ("<f4", ">u2", "|u1"). In the v3 configuration
+// of numcodecs.fixedscaleoffset the bytes codec sets the byte order instead, and zarrita's
+// rewrite of the .zarray already has one for the array dtype's order. So the byte order is
+// dropped here, once it is known to agree with what zarrita's bytes codec does: v2 stores the
+// filter's output in astype's byte order, zarrita reads it in dtype's, so a multi-byte astype of
+// the other byte order cannot be read through zarrita (invalid_metadata, not wrong values).
+const byteOrder = (s) => (typeof s === 'string' && /^[<>|]/.test(s) ? s[0] : null);
+const multiByte = (s) => typeof s === 'string' && /^[<>|]?[a-zA-Z](\d+)$/.test(s) && Number(/(\d+)$/.exec(s)[1]) > 1;
+
+function v2FilterConfig(config, label) {
+  if (config === null || typeof config !== 'object') return config;
+  const { dtype, astype } = config;
+  const d = byteOrder(dtype);
+  const a = byteOrder(astype);
+  if (d !== null && a !== null && d !== '|' && a !== '|' && d !== a && multiByte(astype)) {
+    throw codedError(
+      'invalid_metadata',
+      `zarr-scale-offset ${label}: astype ${JSON.stringify(astype)} has the other byte order than dtype ${JSON.stringify(dtype)}: ` +
+        "Zarr v2 stores the filter's output in astype's byte order, and zarrita reads it in dtype's",
+    );
+  }
+  const strip = (s) => (byteOrder(s) === null ? s : s.slice(1));
+  const out = { ...config };
+  if (dtype !== undefined) out.dtype = strip(dtype);
+  if (astype !== undefined) out.astype = strip(astype);
+  return out;
+}
+
+const v2Entry = Object.freeze({
+  kind: 'array_to_array',
+  fromConfig: (config, meta) => fromConfig(V2_FIXEDSCALEOFFSET, 'numcodecs.fixedscaleoffset', config, meta, v2FilterConfig),
+});
+
+const isFixedScaleOffset = (f) => f !== null && typeof f === 'object' && (f.id === 'fixedscaleoffset' || f.id === 'numcodecs.fixedscaleoffset');
+
+// A .zarray document with its fixedscaleoffset filters renamed; null if it has none.
+function renameFilters(doc) {
+  if (doc === null || typeof doc !== 'object' || !Array.isArray(doc.filters) || !doc.filters.some(isFixedScaleOffset)) return null;
+  return { ...doc, filters: doc.filters.map((f) => (isFixedScaleOffset(f) ? { ...f, id: V2_FILTER_ID } : f)) };
+}
+
+// The bytes of a .zarray or .zmetadata document with its fixedscaleoffset filters renamed, or
+// the bytes unchanged (also when they are not JSON: zarrita reports that itself).
+function rewriteV2Document(key, bytes) {
+  let doc;
+  try {
+    doc = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return bytes;
+  }
+  let changed = null;
+  if (key.endsWith('.zarray')) {
+    changed = renameFilters(doc);
+  } else if (doc !== null && typeof doc === 'object' && doc.metadata !== null && typeof doc.metadata === 'object') {
+    const metadata = { ...doc.metadata };
+    let any = false;
+    for (const [k, v] of Object.entries(metadata)) {
+      const r = k.endsWith('.zarray') ? renameFilters(v) : null;
+      if (r !== null) {
+        metadata[k] = r;
+        any = true;
+      }
+    }
+    if (any) changed = { ...doc, metadata };
+  }
+  // JSON.stringify writes every number JSON.parse read back as the same double, and zarrita
+  // parses the document with JSON.parse too: no value changes on the way.
+  return changed === null ? bytes : new TextEncoder().encode(JSON.stringify(changed));
+}
+
+const V2_DOCUMENT = /(^|\/)\.(zarray|zmetadata)$/;
+
+/**
+ * Wraps a zarrita store (anything with `get`, optionally `getRange`) so that the Zarr v2 arrays
+ * read through it decode their `fixedscaleoffset` filters exactly as numcodecs does (float64
+ * arithmetic, one cast; NaN fill values allowed), instead of zarrita's rewrite into the v3 codecs
+ * `scale_offset` + `cast_value`. Every other key, and every property of the store, is passed
+ * through unchanged. Needs `register`. `zarr.open(keepV2Filters(store))`; with consolidated
+ * metadata, `zarr.withConsolidated(keepV2Filters(store))`.
+ */
+export function keepV2Filters(store) {
+  if (store === null || (typeof store !== 'object' && typeof store !== 'function') || typeof store.get !== 'function') {
+    throw new TypeError('keepV2Filters(store): pass a zarrita store (an object with get(key)), e.g. new zarr.FetchStore(url)');
+  }
+  const get = async (key, ...rest) => {
+    const bytes = await store.get(key, ...rest);
+    return bytes instanceof Uint8Array && typeof key === 'string' && V2_DOCUMENT.test(key) ? rewriteV2Document(key, bytes) : bytes;
+  };
+  return new Proxy(store, {
+    get(target, prop) {
+      if (prop === 'get') return get;
+      const v = Reflect.get(target, prop, target);
+      // methods run on the store itself (its private fields are not on the proxy)
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// register
+
+/**
+ * Sets `scale_offset`, `cast_value`, `cf.scale_offset`, `numcodecs.fixedscaleoffset` and
+ * V2_FIXEDSCALEOFFSET on zarrita's codec registry at once (replacing its built-in codecs of those
+ * names) and starts loading the WebAssembly module in the background. Each entry is a lazy
+ * loader that awaits the module, as zarrita's own entries are lazy, so a read that starts right
+ * after `register` returns -- awaited or not, on an array opened before or after -- decodes with
+ * these codecs, never with zarrita's built-ins. (An array whose first read started before
+ * `register` has already loaded its codecs.) Resolves to the names it set once the module is
+ * ready; rejects if it cannot be loaded (a read rejects then too). Throws a TypeError at once
+ * when `registry` is not a registry.
+ */
+export function register(registry) {
   if (!registry || typeof registry.set !== 'function') {
     throw new TypeError('register(registry): pass zarrita\'s codec registry, e.g. register(zarr.registry) after import * as zarr from "zarrita"');
   }
-  await ready();
-  for (const name of codecNames) {
-    const e = codecEntries[name];
-    registry.set(name, async () => e);
+  const loading = ready();
+  const names = [...codecNames, V2_FIXEDSCALEOFFSET];
+  for (const name of names) {
+    const e = name === V2_FIXEDSCALEOFFSET ? v2Entry : codecEntries[name];
+    registry.set(name, async () => {
+      await ready();
+      return e;
+    });
   }
-  return [...codecNames];
+  const done = loading.then(() => [...names]);
+  // Not awaiting register is supported: a failure to load then surfaces at the first read,
+  // not as an unhandled rejection.
+  done.catch(() => {});
+  return done;
 }
+
+export { errorCode } from './index.js';
+export const openCF = async (array, options) => (await import('./cf.js')).openCF(array, options); // js/cf.js, loaded on first use

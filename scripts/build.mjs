@@ -13,10 +13,13 @@
 //   3. dist/zarr_scale_offset.js       the wasm-bindgen glue, with its default fetch of a .wasm
 //                                      URL removed (we always pass the bytes)
 //      dist/zarr_scale_offset_wasm.js  the optimised .wasm, LZMA-compressed (system `xz`), inlined
-//                                      as base64 together with the decoder js/lzma.js
+//                                      as base64 together with its loader js/unpack.js and the
+//                                      LZMA decoder crates/unpack (cargo build --target
+//                                      wasm32-unknown-unknown, wasm-opt -O3; a raw ~3 KB module)
 //      dist/index.js, dist/index.d.ts  copies of js/index.js and js/index.d.ts
 //      dist/zarrita.js, dist/zarrita.d.ts  the zarrita.js adapter (subpath export ./zarrita), with the
 //                                      data-type table js/dtypes.js (step 0) pasted in
+//      dist/cf.js                      openCF (js/cf.js), which the adapter imports on first use
 //   4. prints the raw and gzip sizes.
 //
 // Needs the `xz` command (xz-utils; scripts/setup.sh installs it).
@@ -30,8 +33,6 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { minifySync } from 'rolldown/utils';
-
-import { lzmaDecode } from '../js/lzma.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PKG = path.join(ROOT, 'pkg');
@@ -68,7 +69,7 @@ const LZMA_OPTIONS = [
 ];
 
 // Raw LZMA1 (no header: the properties and the size are constants in the generated module).
-// xz 5.4 always ends a raw LZMA1 stream with an end marker; js/lzma.js accepts it.
+// xz 5.4 always ends a raw LZMA1 stream with an end marker; crates/unpack accepts it.
 function xzLzma1(bytes, options) {
   const r = spawnSync('xz', ['--format=raw', `--lzma1=${options}`, '--stdout'], {
     input: bytes,
@@ -90,13 +91,29 @@ function findWasmOpt() {
   );
 }
 
+// The LZMA decoder module (crates/unpack): built for wasm32 on its own (no wasm-bindgen), then
+// wasm-opt -O3 (it runs once per start-up on ~250 KB: speed). Returns its bytes.
+function buildDecoder(wasmOpt) {
+  const crate = 'zarr-scale-offset-unpack';
+  run('cargo', ['build', '--release', '--target', 'wasm32-unknown-unknown', '-p', crate]);
+  const meta = spawnSync('cargo', ['metadata', '--format-version', '1', '--no-deps'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (meta.status !== 0) throw new Error(`cargo metadata exited with status ${meta.status}`);
+  const built = path.join(JSON.parse(meta.stdout).target_directory, 'wasm32-unknown-unknown', 'release', `${crate.replaceAll('-', '_')}.wasm`);
+  const out = path.join(PKG, `${NAME}_unpack.wasm`);
+  if (wasmOpt) run(wasmOpt, [built, '-O3', '--strip-debug', '--strip-producers', '--strip-target-features', '-o', out]);
+  else copyFileSync(built, out);
+  const bytes = readFileSync(out);
+  new WebAssembly.Module(bytes); // throws on a broken module
+  return bytes;
+}
+
 async function main() {
   const t0 = Date.now();
   run(process.execPath, [path.join('scripts', 'gen-dtypes.mjs')]);
+  const home = process.env.HOME ?? '';
+  const toolRoot = process.env.CARGO_INSTALL_ROOT ?? process.env.CARGO_HOME ?? path.join(home, '.cargo');
+  process.env.PATH = [path.join(toolRoot, 'bin'), path.join(home, '.cargo', 'bin'), process.env.PATH].join(path.delimiter);
   if (!args.has('--skip-wasm-pack')) {
-    const home = process.env.HOME ?? '';
-    const toolRoot = process.env.CARGO_INSTALL_ROOT ?? process.env.CARGO_HOME ?? path.join(home, '.cargo');
-    process.env.PATH = [path.join(toolRoot, 'bin'), path.join(home, '.cargo', 'bin'), process.env.PATH].join(path.delimiter);
     run('wasm-pack', ['build', '--release', '--target', 'web', '--mode', 'no-install', '--out-dir', 'pkg']);
   }
   const rawWasmPath = path.join(PKG, `${NAME}_bg.wasm`);
@@ -145,8 +162,9 @@ async function main() {
   // 3b. inlined wasm: LZMA-compressed, then base64. The npm tarball is gzip, which cannot compress
   // base64 of the raw module well (6-bit symbols misalign its matches) but stores base64 of
   // compressed data at about its binary size; LZMA makes that ~19 % smaller than raw DEFLATE did.
-  // The decoder (js/lzma.js, ~1.4 KB gzip) is inlined next to the data, so the module is unpacked
-  // synchronously with no DecompressionStream and no extra file to resolve.
+  // The decoder (crates/unpack, a raw ~3 KB module) and its loader (js/unpack.js) are inlined
+  // next to the data, so there is no file to resolve and no DecompressionStream.
+  const decoderWasm = buildDecoder(args.has('--no-opt') ? null : findWasmOpt());
   const dict = Math.max(4096, wasmBytes.length);
   let best = null;
   for (const options of LZMA_OPTIONS) {
@@ -156,81 +174,36 @@ async function main() {
   }
   const props = Object.fromEntries(best.options.split(',').map((kv) => kv.split('=')));
   const [lc, lp, pb] = [Number(props.lc), Number(props.lp), Number(props.pb)];
-  // LZMA has no checksum: decode with the decoder that ships and compare every byte.
-  const unpacked = lzmaDecode(best.data, wasmBytes.length, lc, lp, pb);
-  if (Buffer.compare(unpacked, wasmBytes) !== 0) throw new Error('LZMA round trip through js/lzma.js differs from the module');
-  console.log(`  smallest: ${best.options} (${best.data.length} B; js/lzma.js decodes it exactly)`);
+  console.log(`  smallest: ${best.options} (${best.data.length} B)`);
 
-  // js/lzma.js is pasted in whole, its one export made module-local (the generated module exports
-  // only WASM_SIZE and wasmBytes); check that it is still the self-contained file this expects.
-  const decoderSource = readFileSync(path.join(ROOT, 'js', 'lzma.js'), 'utf8');
-  const exportsFound = decoderSource.match(/^export\b.*$/gm) ?? [];
-  if (/^import\b/m.test(decoderSource) || exportsFound.length !== 1 || !exportsFound[0].startsWith('export function lzmaDecode(')) {
-    throw new Error('js/lzma.js must have no imports and exactly one export, `export function lzmaDecode(`');
+  // js/unpack.js is pasted in whole after the constants it uses; check that it is still the
+  // self-contained file this expects (LZMA has no checksum: the shipped file is decoded and
+  // compared byte for byte with the module below).
+  const loaderSource = readFileSync(path.join(ROOT, 'js', 'unpack.js'), 'utf8');
+  const loaderExports = (loaderSource.match(/^export\b.*$/gm) ?? []).map((l) => /^export (?:async function|const) (\w+)/.exec(l)?.[1]);
+  if (/^import\b/m.test(loaderSource) || loaderExports.join() !== 'WASM_SIZE,wasmBytes,lzmaDecoder') {
+    throw new Error('js/unpack.js must have no imports and export exactly WASM_SIZE, wasmBytes and lzmaDecoder');
   }
-  const decoder = decoderSource.replace(/^export function lzmaDecode\(/m, 'function lzmaDecode(');
-  const b64 = best.data.toString('base64');
   const inline = `// Generated by scripts/build.mjs: the optimised zarr-scale-offset WebAssembly module
-// (${wasmBytes.length} bytes; ${best.data.length} bytes raw LZMA1, xz --lzma1=${best.options}) as base64, and
-// the decoder from js/lzma.js, so that the package loads with no fetch, no file access and no bundler
+// (${wasmBytes.length} bytes; ${best.data.length} bytes raw LZMA1, xz --lzma1=${best.options}) as base64,
+// the LZMA decoder crates/unpack (${decoderWasm.length} bytes of WebAssembly) as base64, and their
+// loader js/unpack.js, so that the package loads with no fetch, no file access and no bundler
 // configuration, in Node, browsers, Vite and Web Workers alike.
 // Do not edit.
-const B64 = '${b64}';
+const DATA = '${best.data.toString('base64')}';
+const DECODER = '${decoderWasm.toString('base64')}';
+const SIZE = ${wasmBytes.length};
+const LC = ${lc};
+const LP = ${lp};
+const PB = ${pb};
 
-/** The module's size in bytes. */
-export const WASM_SIZE = ${wasmBytes.length};
-
-// ---- js/lzma.js ----
-${decoder}
-// ---- end of js/lzma.js ----
-
-// Native decoders first: Uint8Array.fromBase64 (recent browsers), then Node's Buffer (Node 20 has
-// no fromBase64; Buffer.from takes ~0.3 ms where the table loop below takes ~4-9 ms on the first
-// call, measured with bench/unpack.mjs). The table loop is for anything else.
-function base64() {
-  if (typeof Uint8Array.fromBase64 === 'function') return Uint8Array.fromBase64(B64);
-  if (typeof Buffer === 'function' && typeof Buffer.from === 'function') return Buffer.from(B64, 'base64');
-  const table = new Uint8Array(128);
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-  for (let i = 0; i < 64; i++) table[alphabet.charCodeAt(i)] = i;
-  let end = B64.length;
-  while (end > 0 && B64.charCodeAt(end - 1) === 61) end--; // '='
-  const out = new Uint8Array(Math.floor((end * 3) / 4));
-  let o = 0;
-  let i = 0;
-  for (; i + 4 <= end; i += 4) {
-    const n =
-      (table[B64.charCodeAt(i)] << 18) |
-      (table[B64.charCodeAt(i + 1)] << 12) |
-      (table[B64.charCodeAt(i + 2)] << 6) |
-      table[B64.charCodeAt(i + 3)];
-    out[o++] = n >> 16;
-    out[o++] = (n >> 8) & 255;
-    out[o++] = n & 255;
-  }
-  const rest = end - i;
-  if (rest >= 2) {
-    const n = (table[B64.charCodeAt(i)] << 18) | (table[B64.charCodeAt(i + 1)] << 12) |
-      (rest === 3 ? table[B64.charCodeAt(i + 2)] << 6 : 0);
-    out[o++] = n >> 16;
-    if (rest === 3) out[o++] = (n >> 8) & 255;
-  }
-  return out;
-}
-
-/**
- * Decodes and decompresses the inlined module: a Promise of a fresh Uint8Array. The work is
- * synchronous; the Promise keeps the interface of the earlier DecompressionStream version. A
- * corrupt module rejects with code 'internal' (the build checks that it is not).
- */
-export async function wasmBytes() {
-  return lzmaDecode(base64(), WASM_SIZE, ${lc}, ${lp}, ${pb});
-}
+// ---- js/unpack.js ----
+${loaderSource}// ---- end of js/unpack.js ----
 `;
   writeFileSync(path.join(DIST, `${NAME}_wasm.js`), inline);
 
   // 3c. entry and types
-  for (const f of ['index.js', 'index.d.ts', 'zarrita.d.ts']) {
+  for (const f of ['index.js', 'index.d.ts', 'zarrita.d.ts', 'cf.js']) {
     copyFileSync(path.join(ROOT, 'js', f), path.join(DIST, f));
   }
   // The adapter imports the generated table js/dtypes.js; it is pasted in, its one export made
@@ -251,7 +224,7 @@ export async function wasmBytes() {
   // 3d. minify the JavaScript (rolldown's Oxc minifier; exports keep their names). The readable
   // sources are js/*.js and the wasm-bindgen output in pkg/; --no-minify keeps dist/ readable.
   if (!args.has('--no-minify')) {
-    for (const f of ['index.js', 'zarrita.js', `${NAME}.js`, `${NAME}_wasm.js`]) {
+    for (const f of ['index.js', 'zarrita.js', 'cf.js', `${NAME}.js`, `${NAME}_wasm.js`]) {
       const p = path.join(DIST, f);
       const src = readFileSync(p, 'utf8');
       const r = minifySync(f, src, { compress: true, mangle: true, module: true });
@@ -280,8 +253,9 @@ export async function wasmBytes() {
   const inl = sizes(`dist/${NAME}_wasm.js (inlined LZMA+base64)`, readFileSync(path.join(DIST, `${NAME}_wasm.js`)));
   const gl = sizes(`dist/${NAME}.js (glue)`, readFileSync(path.join(DIST, `${NAME}.js`)));
   const idx = sizes('dist/index.js', readFileSync(path.join(DIST, 'index.js')));
-  const minDecoder = minifySync('lzma.js', decoderSource, { compress: true, mangle: true, module: true }).code;
-  sizes('js/lzma.js (decoder, minified; inlined above)', Buffer.from(minDecoder));
+  const minLoader = minifySync('unpack.js', loaderSource, { compress: true, mangle: true, module: true }).code;
+  sizes('js/unpack.js (loader, minified; inlined above)', Buffer.from(minLoader));
+  sizes(`pkg/${NAME}_unpack.wasm (LZMA decoder; inlined above)`, decoderWasm);
   const total = inl.raw + gl.raw + idx.raw;
   console.log(`  ${'dist/*.js total'.padEnd(52)} ${String(total).padStart(9)} B`);
   writeFileSync(

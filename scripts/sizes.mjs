@@ -4,8 +4,9 @@
 //
 //   - the WebAssembly module as a separate .wasm file vs inlined as base64 in
 //     dist/zarr_scale_offset_wasm.js (raw, gzip -9, brotli), i.e. what zero configuration costs;
-//   - the time to turn the inlined base64 back into bytes (base64, then the LZMA decoder inlined
-//     from js/lzma.js; first call and best of 5) and to compile the module (Node);
+//   - the time to turn the inlined base64 back into bytes (base64, then the LZMA decoder of
+//     crates/unpack, inlined with its loader js/unpack.js; first call and best of 5) and to
+//     compile the module (Node);
 //   - `npm pack`: the tarball size, the unpacked size and the files.
 //
 // The optimised .wasm is pkg/zarr_scale_offset_bg.opt.wasm (written by scripts/build.mjs; the
@@ -125,13 +126,16 @@ export async function report(root = ROOT) {
  * to about its size), as the Markdown table of README.md "Size". */
 export function markdown(r, root = ROOT) {
   const what = {
-    'dist/zarr_scale_offset_wasm.js': `the module (${r.wasm.moduleBytes.toLocaleString('en-US')} B) as base64 of LZMA, and its decoder`,
+    'dist/zarr_scale_offset_wasm.js': `the module (${r.wasm.moduleBytes.toLocaleString('en-US')} B) as base64 of LZMA, its LZMA decoder (a small wasm module) and their loader`,
     'dist/zarr_scale_offset.js': 'wasm-bindgen glue (minified)',
     'dist/index.js': 'the entry (minified)',
     'dist/zarrita.js': 'the zarrita adapter (minified)',
+    'dist/cf.js': 'openCF (minified), loaded by the adapter on first use',
     'dist/index.d.ts': 'types, with doc comments',
     'dist/zarrita.d.ts': 'types of the adapter',
     'README.md': 'npm always ships it',
+    'LICENSE-MIT': 'the license texts (MIT OR Apache-2.0)',
+    'LICENSE-APACHE': 'the license texts (MIT OR Apache-2.0)',
     'package.json': '',
   };
   const rows = r.pack.files.map((f) => {

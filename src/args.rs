@@ -139,10 +139,13 @@ pub fn validate(text: &str, data_type: Option<&str>) -> Report {
             Json::String(s) => Some(s.as_str()),
             other => other.get("name").and_then(Json::as_str),
         };
-        // An implemented array->bytes codec alone is checked as itself.
-        let bytes = name
-            .and_then(lookup)
-            .is_some_and(|d| matches!(d.binder, Binder::Bytes(_)));
+        // An implemented array->bytes codec, or a known codec that is not array->array, alone
+        // is checked as itself.
+        let bytes = name.and_then(lookup).is_some_and(|d| match d.binder {
+            Binder::Bytes(_) | Binder::Sharding => true,
+            Binder::Known(_) => d.kind != CodecKind::ArrayToArray,
+            Binder::Array(_) => false,
+        });
         if bytes {
             if let Some(e) = parse_entry(&doc, "", 0, &mut r) {
                 bind_bytes(&e, "", dtype, &mut r);

@@ -1,20 +1,34 @@
 //! `from_cf`: netCDF/CF packing attributes (`scale_factor`, `add_offset`, `_FillValue`,
 //! `missing_value`, `_Unsigned`) to the Zarr `data_type`, `fill_value` and codecs list whose
-//! decode equals `xarray.decode_cf` bit for bit:
+//! decode equals `xarray.decode_cf` (mask_and_scale on) bit for bit:
 //! `[cf.scale_offset(scale = scale_factor, offset = add_offset), cast_value(packed type,
-//! scalar_map _FillValue <-> NaN), bytes]`.
+//! scalar_map _FillValue <-> NaN), bytes]`, each codec only where it has work to do.
 //!
-//! The decoded float type follows xarray's `_choose_float_dtype` (xarray 2026.9, NumPy 2):
-//! - with `scale_factor` or `add_offset`: when both are present, of the same type, and that type
-//!   is float32 or float64, the result is that type, except float64 for a 4-byte integer packed
-//!   type; otherwise float64 when `add_offset` is present; otherwise the type of `scale_factor`
-//!   (so an integer `scale_factor` gives int64, as in xarray);
-//! - with neither: float32 for floats of at most 4 bytes and integers of at most 2 bytes, else
-//!   float64.
+//! The decoded type follows xarray 2026.9 (NumPy 2), `CFMaskCoder` then `CFScaleOffsetCoder`:
+//! - `_Unsigned` "true"/"false" (those strings only) reinterprets a signed/unsigned packed integer
+//!   type as the other; any other value, or a non-integer packed type, is ignored with a warning.
+//! - `_FillValue`/`missing_value` (numbers or lists): NaN values are left out; an attribute with
+//!   only NaN values on integer data is dropped with a warning (a JSON `null` counts as NaN: JS
+//!   writes NaN so). A value that no packed code equals never matches (warning).
+//! - With a non-NaN fill value ("masked"): with `scale_factor` or `add_offset`, the type of
+//!   `_choose_float_dtype` (below); otherwise NumPy's promotion for a missing value: a float type
+//!   stays, integers of at most 2 bytes give float32, others float64.
+//! - Without one: with `scale_factor` or `add_offset`, the packed type when a (NaN) fill
+//!   attribute remains (float data), else `_choose_float_dtype`; with neither, **the packed type
+//!   is kept**: there is nothing to unpack.
+//!
+//! `_choose_float_dtype` with `scale_factor` or `add_offset`: when both are present, of the same
+//! type, and that type is float32 or float64, the result is that type, except float64 for a
+//! 4-byte integer packed type; otherwise float64 when `add_offset` is present; otherwise the type
+//! of `scale_factor` (so an integer `scale_factor` gives int64, as in xarray).
 //!
 //! An attribute's type is what xarray sees: a JSON number with a fraction or exponent is a Python
 //! float (float64), a JSON integer a Python int; `{"value": 0.01, "dtype": "float32"}` (or the
 //! `attribute_dtype` argument) says the attribute was a typed netCDF float32/float64 attribute.
+//!
+//! Known differences: xarray compares fill values after the cast to the decoded float type, so
+//! for int64/uint64 data beyond 2^53 neighbouring codes can also match; here exactly the fill
+//! code maps to NaN.
 
 use crate::chain::Chain;
 use crate::dtype::{DataType, Kind};
@@ -88,11 +102,47 @@ fn attr(attrs: &Fields, key: &str, default_ty: Option<DataType>) -> Result<Optio
     Ok(Some(Attr { text: num, ty }))
 }
 
+/// A warning of `from_cf`: the attribute's pointer and what was ignored (the pointer names the
+/// attribute, so the messages are fixed text).
+type Warn = (String, &'static str);
+
+/// The fill values of `_FillValue` and `missing_value` as xarray's `CFMaskCoder` reads them.
+struct Fills {
+    /// Packed codes that decode to NaN, `_FillValue`'s first (the code NaN encodes to).
+    codes: Vec<u64>,
+    /// Some non-NaN fill value exists (xarray masks, so the data type is promoted), even if no
+    /// packed code equals it.
+    masked: bool,
+    /// A fill attribute remains after xarray's checks (NaN-only ones on float data count).
+    present: bool,
+}
+
+/// Whether `x` is a NaN fill value: `NaN` as a string (any case), or JSON `null` (the JSON JS
+/// writes for NaN).
+fn is_nan_item(x: &Json) -> bool {
+    match x {
+        Json::Null => true,
+        Json::String(s) => s.eq_ignore_ascii_case("nan"),
+        _ => false,
+    }
+}
+
 /// The fill values of `_FillValue` and `missing_value` (numbers or lists) in the packed type
-/// `packed`; NaN values are ignored, as xarray does. Under `_Unsigned` a value written in the
-/// original type `original` (e.g. -1 for int8) is reinterpreted (255 for uint8), as xarray does.
-fn fill_values(attrs: &Fields, original: DataType, packed: DataType) -> Result<Vec<u64>> {
-    let mut out: Vec<u64> = Vec::new();
+/// `packed` (after `_Unsigned`; `original` before it). As in xarray: NaN values are left out, an
+/// attribute with only NaN values on integer data is dropped with a warning, and under
+/// `_Unsigned` a `_FillValue` written in the original type (e.g. -1 for int8) is reinterpreted
+/// (255 for uint8); a number no packed code equals never matches (a warning, not an error).
+fn fill_values(
+    attrs: &Fields,
+    original: DataType,
+    packed: DataType,
+    warnings: &mut Vec<Warn>,
+) -> Result<Fills> {
+    let mut f = Fills {
+        codes: Vec::new(),
+        masked: false,
+        present: false,
+    };
     for key in ["_FillValue", "missing_value"] {
         let Some(v) = attrs.get(key) else { continue };
         let p = attrs.at(key);
@@ -108,49 +158,80 @@ fn fill_values(attrs: &Fields, original: DataType, packed: DataType) -> Result<V
             },
             other => vec![(p.clone(), other)],
         };
+        let mut any = false;
         for (ip, x) in items {
-            if let Json::String(s) = x {
-                if s.eq_ignore_ascii_case("nan") {
+            if is_nan_item(x) {
+                continue;
+            }
+            any = true;
+            let parsed = match parse_scalar(packed, x, &ip) {
+                Ok(s) => Ok(s.bits),
+                Err(e) => match (original.int(), packed.int()) {
+                    (Some(_), Some(to)) if key == "_FillValue" && original != packed => {
+                        parse_scalar(original, x, &ip)
+                            .map(|s| to.to_bits(to.from_bits(s.bits)))
+                            .map_err(|_| e)
+                    }
+                    _ => Err(e),
+                },
+            };
+            let bits = match parsed {
+                Ok(b) => b,
+                // A number that is no packed code (1.5 or 300 for uint8): xarray compares and
+                // never finds it.
+                Err(_) if packed.int().is_some() && matches!(x, Json::Number(_)) => {
+                    warnings.push((
+                        ip,
+                        "no stored integer equals this fill value: it masks nothing (xarray compares and finds none)",
+                    ));
                     continue;
                 }
-            }
-            let bits = match (parse_scalar(packed, x, &ip), original.int(), packed.int()) {
-                (Ok(s), _, _) => s.bits,
-                (Err(e), Some(_), Some(to)) if original != packed => {
-                    match parse_scalar(original, x, &ip) {
-                        Ok(s) => to.to_bits(to.from_bits(s.bits)),
-                        Err(_) => return Err(e),
-                    }
-                }
-                (Err(e), _, _) => return Err(e),
+                Err(e) => return Err(e),
             };
-            if !out.contains(&bits) {
-                out.push(bits);
+            if !f.codes.contains(&bits) {
+                f.codes.push(bits);
             }
         }
+        if any {
+            f.masked = true;
+            f.present = true;
+        } else if original.int().is_some() {
+            warnings.push((
+                p,
+                "a NaN fill value on integer data (which cannot hold NaN) is ignored, as xarray ignores it",
+            ));
+        } else {
+            f.present = true;
+        }
     }
-    Ok(out)
+    Ok(f)
 }
 
-/// `_Unsigned`: reinterprets a signed packed integer type as unsigned ("true") or an unsigned
-/// one as signed ("false").
-fn unsigned(attrs: &Fields, packed: DataType) -> Result<DataType> {
+/// `_Unsigned`: "true" reinterprets a signed packed integer type as unsigned, "false" an
+/// unsigned one as signed. Like xarray, only those two strings act; any other value, and
+/// `_Unsigned` on a non-integer type, is ignored with a warning.
+fn unsigned(attrs: &Fields, packed: DataType, warnings: &mut Vec<Warn>) -> Result<DataType> {
     let Some(v) = attrs.get("_Unsigned") else {
         return Ok(packed);
     };
-    let want_unsigned = match v {
-        Json::String(s) if s.eq_ignore_ascii_case("true") => true,
-        Json::String(s) if s.eq_ignore_ascii_case("false") => false,
-        Json::Bool(b) => *b,
-        _ => {
-            return Err(Error::metadata(
-                "/_Unsigned",
-                "must be \"true\" or \"false\"",
-            ))
-        }
-    };
+    let p = attrs.at("_Unsigned");
     let Some(i) = packed.int() else {
+        warnings.push((
+            p,
+            "_Unsigned on data of a non-integer type is ignored, as xarray ignores it",
+        ));
         return Ok(packed);
+    };
+    let want_unsigned = match v {
+        Json::String(s) if s == "true" => true,
+        Json::String(s) if s == "false" => false,
+        _ => {
+            warnings.push((
+                p,
+                "_Unsigned is ignored: xarray acts on the strings \"true\" and \"false\" only",
+            ));
+            return Ok(packed);
+        }
     };
     let name = match (want_unsigned, i.signed) {
         (true, true) => format!("uint{}", i.bits),
@@ -160,40 +241,39 @@ fn unsigned(attrs: &Fields, packed: DataType) -> Result<DataType> {
     DataType::parse(&name, "/_Unsigned")
 }
 
-/// xarray's `_choose_float_dtype` (see the module docs).
+/// xarray's `_choose_float_dtype` with `scale_factor` or `add_offset` present (module docs).
 fn choose_dtype(packed: DataType, sf: Option<&Attr>, ao: Option<&Attr>) -> DataType {
-    let int_type = |t: AttrType| match t {
+    let attr_type = |t: AttrType| match t {
         AttrType::Int => DataType::Int64,
         AttrType::Float(d) => d,
     };
-    if sf.is_some() || ao.is_some() {
-        if let (Some(s), Some(o)) = (sf, ao) {
-            if s.ty == o.ty
-                && matches!(s.ty, AttrType::Float(DataType::Float32 | DataType::Float64))
-            {
-                if packed.int().is_some() && packed.size() == 4 {
-                    return DataType::Float64;
-                }
-                return int_type(s.ty);
+    if let (Some(s), Some(o)) = (sf, ao) {
+        if s.ty == o.ty && matches!(s.ty, AttrType::Float(DataType::Float32 | DataType::Float64)) {
+            if packed.int().is_some() && packed.size() == 4 {
+                return DataType::Float64;
             }
-        }
-        if ao.is_some() {
-            return DataType::Float64;
-        }
-        if let Some(s) = sf {
-            return int_type(s.ty);
+            return attr_type(s.ty);
         }
     }
-    match packed.kind() {
-        Kind::Float(_) if packed.size() <= 4 => DataType::Float32,
-        Kind::Int(_) if packed.size() <= 2 => DataType::Float32,
+    match (sf, ao) {
+        (Some(s), None) => attr_type(s.ty),
         _ => DataType::Float64,
     }
 }
 
-/// Builds `{"data_type", "fill_value", "codecs"}` for CF attributes `attrs` (a JSON object) of
-/// data packed as `packed`. `attribute_dtype` (float32 or float64) marks untyped numeric
-/// `scale_factor`/`add_offset` values as typed netCDF attributes of that type.
+/// NumPy/xarray's `maybe_promote`: the type that holds a missing value of `packed` data.
+fn promote(packed: DataType) -> DataType {
+    match packed.kind() {
+        Kind::Float(_) => packed,
+        Kind::Int(_) if packed.size() <= 2 => DataType::Float32,
+        Kind::Int(_) => DataType::Float64,
+    }
+}
+
+/// Builds `{"data_type", "fill_value", "codecs", "warnings"}` for CF attributes `attrs` (a JSON
+/// object) of data packed as `packed`. `attribute_dtype` (float32 or float64) marks untyped
+/// numeric `scale_factor`/`add_offset` values as typed netCDF attributes of that type.
+/// `warnings` lists `{"pointer", "message"}` for what was ignored as xarray ignores it.
 pub fn from_cf(attrs: &Json, packed: DataType, attribute_dtype: Option<DataType>) -> Result<Json> {
     // Every duplicated key is an error, in any attribute (JSON readers disagree on which copy
     // counts); the first one found is the error.
@@ -211,12 +291,21 @@ pub fn from_cf(attrs: &Json, packed: DataType, attribute_dtype: Option<DataType>
             format!("attribute_dtype must be a float type, not {d}"),
         ));
     }
+    let mut warnings: Vec<Warn> = Vec::new();
     let original = packed;
-    let packed = unsigned(attrs, packed)?;
+    let packed = unsigned(attrs, packed, &mut warnings)?;
     let sf = attr(attrs, "scale_factor", attribute_dtype)?;
     let ao = attr(attrs, "add_offset", attribute_dtype)?;
-    let fills = fill_values(attrs, original, packed)?;
-    let t = choose_dtype(packed, sf.as_ref(), ao.as_ref());
+    let fills = fill_values(attrs, original, packed, &mut warnings)?;
+    let scaled = sf.is_some() || ao.is_some();
+    let t = match (fills.masked, scaled) {
+        (true, true) => choose_dtype(packed, sf.as_ref(), ao.as_ref()),
+        (true, false) => promote(packed),
+        // CFScaleOffsetCoder keeps the type when a (NaN-only) fill attribute remains.
+        (false, true) if fills.present => packed,
+        (false, true) => choose_dtype(packed, sf.as_ref(), ao.as_ref()),
+        (false, false) => packed,
+    };
     // Scalars in the decoded type's fill-value encoding (rounded half-to-even from the text).
     // write_scalar gives JSON text: a number, or a string such as "Infinity" or "0x…".
     let scalar = |a: &Attr, key: &str| -> Result<Json> {
@@ -248,7 +337,7 @@ pub fn from_cf(attrs: &Json, packed: DataType, attribute_dtype: Option<DataType>
         ("data_type".to_string(), Json::String(packed.name().into())),
         ("rounding".to_string(), Json::String("nearest-even".into())),
     ];
-    if let Some(&first_fill) = fills.first() {
+    if let Some(&first_fill) = fills.codes.first() {
         if t.float().is_none() {
             return Err(Error::metadata(
                 "/_FillValue",
@@ -258,6 +347,7 @@ pub fn from_cf(attrs: &Json, packed: DataType, attribute_dtype: Option<DataType>
         let nan = || Json::String("NaN".into());
         let encode = vec![Json::Array(vec![nan(), fill_json(first_fill)])];
         let decode = fills
+            .codes
             .iter()
             .map(|&f| Json::Array(vec![fill_json(f), nan()]))
             .collect();
@@ -270,7 +360,7 @@ pub fn from_cf(attrs: &Json, packed: DataType, attribute_dtype: Option<DataType>
         ));
     }
     // The cast_value holds the _FillValue <-> NaN map: keep it when the types are equal too.
-    if packed != t || !fills.is_empty() {
+    if packed != t || !fills.codes.is_empty() {
         codecs.push(Json::Object(vec![
             ("name".into(), Json::String("cast_value".into())),
             ("configuration".into(), Json::Object(cv)),
@@ -287,17 +377,15 @@ pub fn from_cf(attrs: &Json, packed: DataType, attribute_dtype: Option<DataType>
     let mut bytes = vec![("name".to_string(), Json::String("bytes".into()))];
     bytes.extend(bytes_cfg);
     codecs.push(Json::Object(bytes));
-    // The fill value: NaN where packed fill values exist, else the decoded packed 0 (= offset).
-    let fill = if !fills.is_empty() {
+    // The fill value: NaN where packed fill values exist, else the decoded packed 0 (= offset,
+    // or code 0 of the decoded type).
+    let fill = if !fills.codes.is_empty() {
         Json::String("NaN".into())
     } else if let Some(o) = &ao {
         scalar(o, "add_offset")?
     } else {
-        Json::Number(if t.float().is_some() {
-            "0.0".into()
-        } else {
-            "0".into()
-        })
+        // Code 0 of the decoded type: 0 or 0.0, or "0x00" for a float type without a zero.
+        crate::json::parse(&write_scalar(t, 0))?
     };
     let codecs = Json::Array(codecs);
     check_usable(t, &fill, &codecs)?;
@@ -305,6 +393,20 @@ pub fn from_cf(attrs: &Json, packed: DataType, attribute_dtype: Option<DataType>
         ("data_type".to_string(), Json::String(t.name().into())),
         ("fill_value".to_string(), fill),
         ("codecs".to_string(), codecs),
+        (
+            "warnings".to_string(),
+            Json::Array(
+                warnings
+                    .into_iter()
+                    .map(|(p, m)| {
+                        Json::Object(vec![
+                            ("pointer".to_string(), Json::String(p)),
+                            ("message".to_string(), Json::String(m.into())),
+                        ])
+                    })
+                    .collect(),
+            ),
+        ),
     ]))
 }
 

@@ -6,10 +6,12 @@
 
 use crate::buf::{byte_len, copy_exact};
 use crate::codec::{
-    known_codec, lookup, Binder, BoundArrayCodec, BoundArrayToBytes, CodecKind, Fused, RunOptions,
+    check_known, json_int, known_codec, lookup, Binder, BoundArrayCodec, BoundArrayToBytes,
+    CodecKind, Fused, RunOptions, ShapeRule, SHARDING,
 };
 use crate::dtype::DataType;
 use crate::error::{Error, ErrorCode, Report, Result};
+use crate::json::fields::must_be;
 use crate::json::Quoted;
 use crate::json::{pointer_index, Fields, Json};
 use crate::kernels::fused::FusedEncode;
@@ -215,9 +217,26 @@ impl ArrayChain {
         let mut cur = dtype;
         let mut cur_fill = fill;
         let mut links = Vec::with_capacity(entries.len());
+        // False once a codec is known but not implemented here (reported as unsupported).
+        let mut runnable = true;
         for e in entries {
             let p = entry_pointer(base, e.index);
             let binder = lookup(e.name).map(|d| d.binder);
+            if let Some(Binder::Known(k)) = binder {
+                // Valid when its configuration is; this crate cannot run it (the strict API's
+                // error, first).
+                report.unsupported(unsupported(&p, e.name));
+                check_known(k, e.config, &p, report);
+                runnable = false;
+                // transpose moves values without changing them: the fill value passes as is.
+                if k.shape != ShapeRule::Permute {
+                    cur_fill = None;
+                }
+                if !k.keeps_type {
+                    cur = None;
+                }
+                continue;
+            }
             let Some(input) = cur else {
                 // Unknown input type: each configuration is still checked on its own (and a
                 // cast_value names the type the codecs after it receive); nothing is bound.
@@ -259,7 +278,7 @@ impl ArrayChain {
         let (Some(decoded), Some(encoded)) = (dtype, cur) else {
             return (None, cur);
         };
-        if report.error_count() > errors_before {
+        if report.error_count() > errors_before || !runnable {
             return (None, cur);
         }
         let fused = match links.as_slice() {
@@ -523,6 +542,22 @@ impl std::fmt::Debug for Chain {
     }
 }
 
+/// What a codecs list receives, as far as it is known: the chunk's data type (one of the 26, or
+/// another one this crate knows by name), fill value and shape.
+#[derive(Debug, Clone, Default)]
+pub struct ChunkSpec {
+    /// One of the 26 numeric types.
+    pub dtype: Option<DataType>,
+    /// The data type is one this crate knows but does not compute on (`bool`, `complex64`, ...).
+    pub other: bool,
+    /// The fill value (raw bits of `dtype`).
+    pub fill: Option<u64>,
+    /// The chunk shape.
+    pub shape: Option<Vec<u64>>,
+    /// The chain is a shard's `index_codecs`: its encoded size must be fixed (no compression).
+    pub index: bool,
+}
+
 impl Chain {
     /// Parses and binds a full codecs list (`pointer` of the list) for `dtype` and `fill`,
     /// checking the order array->array*, one array->bytes, bytes->bytes*.
@@ -531,6 +566,23 @@ impl Chain {
         pointer: &str,
         dtype: Option<DataType>,
         fill: Option<u64>,
+        report: &mut Report,
+    ) -> Option<Chain> {
+        let spec = ChunkSpec {
+            dtype,
+            fill,
+            ..ChunkSpec::default()
+        };
+        Self::bind_spec(list, pointer, &spec, report)
+    }
+
+    /// [`Chain::bind`] for the chunk `spec` describes: codecs this crate knows but does not
+    /// implement are checked (`sharding_indexed` with the codecs inside it, for its inner chunk)
+    /// and reported as unsupported; the chain binds only when it has none.
+    pub fn bind_spec(
+        list: &Json,
+        pointer: &str,
+        spec: &ChunkSpec,
         report: &mut Report,
     ) -> Option<Chain> {
         let errors_before = report.error_count();
@@ -592,13 +644,47 @@ impl Chain {
                 "codecs has no array->bytes codec (e.g. \"bytes\")",
             ));
         }
-        let (array, input) = ArrayChain::bind_typed(&array_entries, pointer, dtype, fill, report);
+        if spec.other {
+            // This crate's array->array codecs are defined for the 26 numeric types only.
+            for e in &array_entries {
+                if let Some(Binder::Array(_)) = lookup(e.name).map(|d| d.binder) {
+                    report.error(Error::metadata(
+                        &pointer_index(pointer, e.index),
+                        "this codec is defined for the 26 numeric data types only",
+                    ));
+                }
+            }
+        }
+        let shape = shape_after(&array_entries, pointer, spec.shape.clone(), report);
+        let (array, input) =
+            ArrayChain::bind_typed(&array_entries, pointer, spec.dtype, spec.fill, report);
         let bytes = bytes_entry.and_then(|be| {
             let bp = pointer_index(pointer, be.index);
+            if let Some(Binder::Sharding) = lookup(be.name).map(|d| d.binder) {
+                let inner = ChunkSpec {
+                    dtype: input,
+                    other: spec.other && array_entries.is_empty(),
+                    fill: array.as_ref().and_then(ArrayChain::encoded_fill),
+                    shape,
+                    index: false,
+                };
+                report.unsupported(unsupported(&bp, be.name));
+                check_sharding(be.config, &bp, &inner, report);
+                return None;
+            }
             bind_bytes(&be, &bp, input, report)
         });
         for (p, e) in bytes_to_bytes {
-            report.error(unsupported(&p, e.name));
+            if spec.index && !FIXED_SIZE.contains(&e.name) {
+                report.error(Error::metadata(
+                    &p,
+                    "the index codecs must have a fixed encoded size: no compression codec",
+                ));
+            }
+            report.unsupported(unsupported(&p, e.name));
+            if let Some(Binder::Known(k)) = lookup(e.name).map(|d| d.binder) {
+                check_known(k, e.config, &p, report);
+            }
         }
         if report.error_count() > errors_before {
             return None;
@@ -659,9 +745,129 @@ pub fn bind_bytes(
 ) -> Option<Box<dyn BoundArrayToBytes>> {
     match lookup(e.name).map(|d| d.binder) {
         Some(Binder::Bytes(bind)) => bind(e.config, pointer, dtype, report),
+        Some(b @ (Binder::Known(_) | Binder::Sharding)) => {
+            report.unsupported(unsupported(pointer, e.name));
+            match b {
+                Binder::Known(k) => check_known(k, e.config, pointer, report),
+                _ => check_sharding(e.config, pointer, &ChunkSpec::default(), report),
+            }
+            None
+        }
         _ => {
             report.error(unsupported(pointer, e.name));
             None
         }
+    }
+}
+
+/// The chunk shape after the array -> array codecs `entries` (of the list at `pointer`): each
+/// codec's [`ShapeRule`] (transpose permutes it, checking that its `order` has one entry per
+/// dimension); `None` once it is unknown.
+fn shape_after(
+    entries: &[Entry],
+    pointer: &str,
+    mut shape: Option<Vec<u64>>,
+    report: &mut Report,
+) -> Option<Vec<u64>> {
+    for e in entries {
+        let Some(Binder::Known(k)) = lookup(e.name).map(|d| d.binder) else {
+            continue;
+        };
+        if k.shape != ShapeRule::Permute {
+            continue;
+        }
+        let order = e.config.and_then(|c| c.get("order"));
+        let perm = order.and_then(crate::codec::permutation);
+        shape = match (shape, perm, order) {
+            (Some(s), Some(perm), Some(order)) if perm.len() != s.len() => {
+                let p = entry_pointer(pointer, e.index);
+                let what = "a permutation with one entry per dimension of the chunk";
+                report.error(must_be(&format!("{p}/configuration/order"), what, order));
+                None
+            }
+            // B_shape[i] = A_shape[order[i]] (transpose, "Format and algorithm").
+            (Some(s), Some(perm), _) => {
+                let mut out = Vec::with_capacity(s.len());
+                for i in perm {
+                    out.push(s.get(i).copied().unwrap_or_default());
+                }
+                Some(out)
+            }
+            _ => None,
+        };
+    }
+    shape
+}
+
+/// The bytes -> bytes codecs with a fixed encoded size (checksums), the only ones an index may
+/// use.
+const FIXED_SIZE: &[&str] = &[
+    "crc32c",
+    "numcodecs.crc32",
+    "numcodecs.crc32c",
+    "numcodecs.adler32",
+    "numcodecs.fletcher32",
+    "numcodecs.jenkins_lookup3",
+];
+
+/// Checks a `sharding_indexed` configuration (`pointer`: the codec) for the chunk (the shard)
+/// `spec` describes, after zarr-specs `docs/v3/codecs/sharding-indexed/index.rst`,
+/// "Configuration parameters": `chunk_shape` has the shard's number of dimensions and divides
+/// it; `codecs` is a codecs list for the inner chunk (checked as a whole list, recursively, with
+/// the shard's data type and fill value); `index_codecs` one for the index (`uint64` of shape
+/// chunks-per-shard + `[2]`) with no variable-size codec; `index_location` is `start` or `end`.
+fn check_sharding(config: Option<&Json>, pointer: &str, spec: &ChunkSpec, report: &mut Report) {
+    check_known(&SHARDING, config, pointer, report);
+    let Some(config) = config else { return };
+    let at = |key: &str| format!("{pointer}/configuration/{key}");
+    let inner = config.get("chunk_shape").and_then(|v| {
+        let items = v.as_array().unwrap_or_default();
+        let mut dims = Vec::new();
+        for d in items {
+            if let Some(n) = json_int(d).and_then(|n| u64::try_from(n).ok()) {
+                dims.push(n);
+            }
+        }
+        // Positive integers, as many as the shard has dimensions, each dividing the shard's.
+        let outer = spec.shape.as_deref().unwrap_or(&dims);
+        let divides = dims.iter().zip(outer).all(|(i, o)| *i > 0 && o % i == 0);
+        if v.as_array().is_none()
+            || dims.len() != items.len()
+            || dims.len() != outer.len()
+            || !divides
+        {
+            let what = "positive integers, one per dimension of the shard, each dividing it";
+            report.error(must_be(&at("chunk_shape"), what, v));
+            return None;
+        }
+        Some(dims)
+    });
+    if let Some(c) = config.get("codecs") {
+        let s = ChunkSpec {
+            shape: inner.clone(),
+            ..spec.clone()
+        };
+        Chain::bind_spec(c, &at("codecs"), &s, report);
+    }
+    if let Some(c) = config.get("index_codecs") {
+        // The index: uint64 (offset, nbytes) pairs, chunks per shard + [2].
+        let shape = match (&inner, &spec.shape) {
+            (Some(i), Some(o)) => {
+                let mut per_shard: Vec<u64> = Vec::with_capacity(o.len() + 1);
+                for (o, i) in o.iter().zip(i) {
+                    per_shard.push(o / i);
+                }
+                per_shard.push(2);
+                Some(per_shard)
+            }
+            _ => None,
+        };
+        let s = ChunkSpec {
+            dtype: Some(DataType::UInt64),
+            shape,
+            index: true,
+            ..ChunkSpec::default()
+        };
+        Chain::bind_spec(c, &at("index_codecs"), &s, report);
     }
 }

@@ -100,7 +100,9 @@ pub fn metadata_warnings(metadata: &str) -> Result<Vec<Warning>> {
 
 /// Validates metadata (JSON text): a whole zarr.json array document, a codecs list or a single
 /// codec; `data_type` is the data type a codecs list or codec receives. Reports every error and
-/// warning with its JSON pointer.
+/// warning with its JSON pointer, and apart from them what is valid but this crate cannot
+/// decode (`Report::unsupported`: codecs such as gzip or sharding_indexed, data types such as
+/// bool).
 pub fn validate(metadata: &str, data_type: Option<&str>) -> error::Report {
     args::validate(metadata, data_type)
 }

@@ -1,12 +1,13 @@
 //! The Zarr v3 zarr.json array document (and, through [`crate::v2`], the v2 `.zarray`): its
 //! structure, and the bound codec chain a chunk needs.
 
-use crate::chain::Chain;
+use crate::chain::{Chain, ChunkSpec};
 use crate::codec::scalar;
+use crate::codec::{check_known, KEY_ENCODING};
 use crate::dtype::DataType;
 use crate::error::{Error, ErrorCode, Report, Result};
-use crate::json::data_type::read_data_type;
-use crate::json::fields::report_duplicates;
+use crate::json::data_type::{check_other_fill, read_array_data_type, ArrayType};
+use crate::json::fields::{must_be, report_duplicates};
 use crate::json::{parse_ignoring, pointer_index, Fields, Json, Member, Quoted};
 
 /// The parts of a zarr.json array document a chunk needs.
@@ -145,33 +146,56 @@ pub fn parse_array_meta(doc: &Json, report: &mut Report) -> Option<ArrayMeta> {
         .required("shape", report)
         .and_then(|s| shape(s, "/shape", false, report))
         .map(|s| s.0);
-    let dtype = f
+    let array_type = f
         .required("data_type", report)
-        .and_then(|d| read_data_type(d, "/data_type", report));
-    let fill = match (f.required("fill_value", report), dtype) {
-        (Some(v), Some(dt)) => scalar(dt, v, "/fill_value", report),
+        .and_then(|d| read_array_data_type(d, "/data_type", report));
+    let (dtype, other) = match array_type {
+        Some(ArrayType::Numeric(d)) => (Some(d), None),
+        Some(ArrayType::Other(name, form)) => (None, Some((name, form))),
+        None => (None, None),
+    };
+    if other.is_some() {
+        let p = "/data_type";
+        let what = "a known data type outside the 26 numeric ones: its values are not checked";
+        report.warn(p, "unchecked_data_type", what);
+        let what = "zarr-scale-offset decodes the 26 numeric data types only";
+        report.unsupported(Error::at(ErrorCode::UnsupportedDataType, p, what));
+    }
+    let fill = match (f.required("fill_value", report), dtype, &other) {
+        (Some(v), Some(dt), _) => scalar(dt, v, "/fill_value", report),
+        (Some(v), None, Some((name, form))) => {
+            check_other_fill(v, name, *form, "/fill_value", report);
+            None
+        }
         _ => None,
     };
     let chunk_len = f
         .required("chunk_grid", report)
         .and_then(|g| chunk_grid(g, dims, report));
-    if let Some(e) = f.get("chunk_key_encoding") {
-        let what = "chunk_key_encoding";
-        if let Some(e) = Fields::open_any(e, "/chunk_key_encoding", what, report) {
-            if let Some(c) = e.get("configuration") {
-                let what = "the chunk_key_encoding configuration";
-                Fields::open_any(c, &e.at("configuration"), what, report);
-            }
-        }
+    match f.get("chunk_key_encoding") {
+        Some(e) => chunk_key_encoding(e, report),
+        None => report.warn(
+            "",
+            "lenient_form",
+            "missing key \"chunk_key_encoding\" (the core spec requires it; a chunk's decode does not need it)",
+        ),
     }
     if let Some(st) = f.get("storage_transformers") {
         match st.as_array() {
-            Some([]) => {}
-            Some(_) => report.error(Error::at(
-                ErrorCode::UnsupportedCodec,
-                "/storage_transformers",
-                "storage transformers are not supported",
-            )),
+            Some(items) => {
+                // Core spec, "storage_transformers": each an extension point; none is defined
+                // by a spec this crate knows, so each must be skippable (must_understand false).
+                for (i, t) in items.iter().enumerate() {
+                    let p = pointer_index("/storage_transformers", i);
+                    let skippable = t.get("must_understand").and_then(Json::as_bool) == Some(false);
+                    let m = "unknown storage transformer (skipped only with \"must_understand\": false)";
+                    if skippable {
+                        report.warn(&p, "ignored_field", m);
+                    } else {
+                        report.error(Error::at(ErrorCode::UnsupportedCodec, &p, m));
+                    }
+                }
+            }
             None => report.error(Error::metadata("/storage_transformers", "must be an array")),
         }
     }
@@ -199,9 +223,16 @@ pub fn parse_array_meta(doc: &Json, report: &mut Report) -> Option<ArrayMeta> {
             None => report.error(Error::metadata("/dimension_names", "must be an array")),
         }
     }
+    let spec = ChunkSpec {
+        dtype,
+        other: other.is_some(),
+        fill,
+        shape: chunk_len.and_then(|_| chunk_shape_of(doc)),
+        index: false,
+    };
     let chain = f
         .required("codecs", report)
-        .and_then(|c| Chain::bind(c, "/codecs", dtype, fill, report));
+        .and_then(|c| Chain::bind_spec(c, "/codecs", &spec, report));
     // Duplicated keys in the objects no reader opened (attributes, skipped codecs, extensions).
     report_duplicates(doc, errors_before, report);
     if report.error_count() > errors_before {
@@ -263,6 +294,52 @@ pub fn parse_document(text: &str) -> Result<Json> {
     parse_ignoring(text, ignored_member)
 }
 
+/// The dimensions of a valid regular chunk grid's `chunk_shape`.
+fn chunk_shape_of(doc: &Json) -> Option<Vec<u64>> {
+    let dims = doc
+        .get("chunk_grid")?
+        .get("configuration")?
+        .get("chunk_shape")?
+        .as_array()?;
+    dims.iter()
+        .map(|d| d.as_number().and_then(|t| t.parse::<u64>().ok()))
+        .collect()
+}
+
+/// `chunk_key_encoding`: `default` (core spec `docs/v3/chunk-key-encodings/default`: an
+/// optional `separator`, `"/"` or `"."`) or `v2` (`docs/v3/chunk-key-encodings/v2`: the same,
+/// default `"."`); another name is an unknown extension (an error unless `must_understand` is
+/// false).
+fn chunk_key_encoding(e: &Json, report: &mut Report) {
+    if let Json::Object(_) = e {
+        // Unknown and duplicated keys first (a duplicated name is reported as such).
+        let keys = ["name", "configuration", "must_understand"];
+        Fields::open(
+            e,
+            "/chunk_key_encoding",
+            "chunk_key_encoding",
+            &keys,
+            report,
+        );
+    }
+    let name = e.get("name").unwrap_or(e);
+    let skippable = e.get("must_understand").and_then(Json::as_bool) == Some(false);
+    if !matches!(name.as_str(), Some("default" | "v2")) && !skippable {
+        let at = match e {
+            Json::Object(_) => "/chunk_key_encoding/name",
+            _ => "/chunk_key_encoding",
+        };
+        report.error(must_be(at, "\"default\" or \"v2\"", name));
+        return;
+    }
+    check_known(
+        &KEY_ENCODING,
+        e.get("configuration"),
+        "/chunk_key_encoding",
+        report,
+    );
+}
+
 /// Parses metadata JSON text into an [`ArrayMeta`]: the first problem is the error.
 pub fn parse_array_meta_text(text: &str) -> Result<ArrayMeta> {
     let doc = parse_document(text)?;
@@ -276,7 +353,14 @@ pub fn parse_array_meta_text(text: &str) -> Result<ArrayMeta> {
 pub fn parse_any_array_meta(doc: &Json, report: &mut Report) -> Option<ArrayMeta> {
     if crate::v2::is_v2(doc) {
         let v3 = crate::v2::v2_to_v3_report(doc, report)?;
-        return parse_array_meta(&v3, report);
+        let meta = parse_array_meta(&v3, report);
+        // Pointers into the .zarray, not into its v3 translation.
+        let filters = doc
+            .get("filters")
+            .and_then(Json::as_array)
+            .map_or(0, <[Json]>::len);
+        report.remap_paths(|p| crate::v2::v2_pointer(p, filters));
+        return meta;
     }
     parse_array_meta(doc, report)
 }

@@ -33,6 +33,7 @@
 //! `lenient_form` warning.
 
 use crate::codec::fixedscaleoffset::{parse_numpy_dtype, FixedScaleOffset, NumpyDtype, V2_ID};
+use crate::codec::{known_codec, CodecKind};
 use crate::dtype::DataType;
 use crate::error::{Error, ErrorCode, Report, Result};
 use crate::json::fields::report_duplicates;
@@ -116,7 +117,8 @@ pub fn v2_to_v3_report(zarray: &Json, report: &mut Report) -> Option<Json> {
         Some(o) if o.as_str() == Some("C") => {}
         Some(o) if o.as_str() == Some("F") => {
             if shape.as_ref().is_none_or(|s| s.len() > 1) {
-                report.error(Error::at(
+                // Valid Zarr v2; this crate cannot run it.
+                report.unsupported(Error::at(
                     ErrorCode::UnsupportedCodec,
                     "/order",
                     "Fortran order (\"F\") would need the transpose codec, which is not implemented",
@@ -274,6 +276,39 @@ fn fill_value(v: &Json, dtype: DataType, report: &mut Report) -> Option<Json> {
     report.check(parse(&write_scalar(dtype, bits)))
 }
 
+/// The pointer into a `.zarray` of a pointer into the Zarr v3 document [`v2_to_v3`] makes of it
+/// (`filters`: the number of filters): `/codecs/i/configuration/k` is `/filters/i/k` or
+/// `/compressor/k`, the `bytes` codec and `/data_type` are `/dtype`, the chunk grid is
+/// `/chunks`. Pointers that are already into the `.zarray` stay as they are.
+pub fn v2_pointer(p: &str, filters: usize) -> String {
+    for (v3, v2) in [
+        ("/data_type", "/dtype"),
+        ("/chunk_grid", "/chunks"),
+        ("/chunk_key_encoding", "/dimension_separator"),
+    ] {
+        if p.starts_with(v3) {
+            return v2.into();
+        }
+    }
+    let Some(rest) = p.strip_prefix("/codecs/") else {
+        return match p {
+            "/codecs" => "/filters".into(),
+            _ => p.into(),
+        };
+    };
+    let end = rest.bytes().position(|c| c == b'/').unwrap_or(rest.len());
+    let key = rest
+        .get(end..)
+        .and_then(|t| t.strip_prefix("/configuration"))
+        .unwrap_or("");
+    match rest.get(..end).and_then(|i| i.parse::<usize>().ok()) {
+        Some(i) if i < filters => pointer_index("/filters", i) + key,
+        Some(i) if i > filters => "/compressor".to_string() + key,
+        // The bytes codec: its endian comes from the dtype's byte order.
+        _ => "/dtype".into(),
+    }
+}
+
 /// The filters as v3 array->array codecs, and the stored type (the last filter's `astype`).
 fn filters(
     v: Option<&Json>,
@@ -310,14 +345,27 @@ fn filters(
             received = None;
             continue;
         }
+        let name = format!("numcodecs.{}", id.unwrap_or_default());
+        if id != Some(V2_ID) && known_codec(&name).is_some_and(|k| k.0 == CodecKind::ArrayToArray) {
+            // A numcodecs filter this crate knows: the v3 chain checks its configuration and
+            // reports it as unsupported (pointers mapped back by `v2_pointer`).
+            let members = f.as_object().unwrap_or_default();
+            let config = members.iter().filter(|(k, _)| k != "id").cloned().collect();
+            out.push(Json::Object(vec![
+                ("name".into(), Json::String(name)),
+                ("configuration".into(), Json::Object(config)),
+            ]));
+            received = None;
+            stored = None;
+            continue;
+        }
         if id != Some(V2_ID) {
             report.error(Error::at(
                 ErrorCode::UnsupportedCodec,
                 &p,
                 format!(
-                    "the v2 filter {} is not supported (only {})",
+                    "unknown v2 filter {}: not a numcodecs filter this crate knows",
                     f.get("id").map(Json::to_json_string).unwrap_or_default(),
-                    quote(V2_ID)
                 ),
             ));
             received = None;
@@ -456,8 +504,8 @@ mod tests {
     #[test]
     fn every_problem_with_its_pointer() {
         let (d, r) = convert(
-            r#"{"shape":[4,-1],"chunks":[0],"dtype":"|b1","fill_value":0,"order":"F",
-            "filters":[{"id":"delta","dtype":"<f8"},{"id":"fixedscaleoffset","scale":"10","offset":0,"dtype":"<f8"}],
+            r#"{"shape":[4,-1],"chunks":[0],"dtype":"|x1","fill_value":0,"order":"F",
+            "filters":[{"id":"nosuch","dtype":"<f8"},{"id":"fixedscaleoffset","scale":"10","offset":0,"dtype":"<f8"}],
             "compressor":7,"zarr_format":3,"dimension_separator":"-"}"#,
         );
         assert!(d.is_none());
@@ -469,13 +517,15 @@ mod tests {
                 ("/shape/1", "invalid_metadata"),
                 ("/chunks/0", "invalid_metadata"),
                 ("/dtype", "unsupported_data_type"),
-                ("/order", "unsupported_codec"),
                 ("/dimension_separator", "invalid_metadata"),
                 ("/filters/0", "unsupported_codec"),
                 ("/filters/1/scale", "invalid_metadata"),
                 ("/compressor", "invalid_metadata"),
             ]
         );
+        // Fortran order is valid Zarr v2 that this crate cannot run.
+        let unsupported: Vec<&str> = r.unsupported.iter().map(|d| d.path.as_str()).collect();
+        assert_eq!(unsupported, ["/order"]);
     }
 
     #[test]
@@ -504,5 +554,27 @@ mod tests {
         assert_eq!(r.errors[0].path, "/filters/0");
         assert!(is_v2(&parse(r#"{"zarr_format":2}"#).unwrap()));
         assert!(v2_to_v3_text("[]").is_err());
+    }
+
+    #[test]
+    fn pointers_of_the_translation_are_pointers_into_the_zarray() {
+        let cases = [
+            ("/codecs/0", "/filters/0"),
+            ("/codecs/1/configuration/dtype", "/filters/1/dtype"),
+            ("/codecs/2/configuration/endian", "/dtype"),
+            ("/codecs/3", "/compressor"),
+            ("/codecs/3/configuration/level", "/compressor/level"),
+            ("/codecs/3/name", "/compressor"),
+            ("/codecs", "/filters"),
+            ("/data_type", "/dtype"),
+            ("/chunk_grid/configuration/chunk_shape/0", "/chunks"),
+            ("/fill_value", "/fill_value"),
+            ("/filters/0/astype", "/filters/0/astype"),
+            ("", ""),
+        ];
+        for (v3, v2) in cases {
+            assert_eq!(v2_pointer(v3, 2), v2, "{v3}");
+            assert_eq!(v2_pointer(v2, 2), v2, "{v2} stays");
+        }
     }
 }

@@ -487,17 +487,20 @@ pub fn metadata_warnings(metadata: &str) -> Result<JsValue, JsValue> {
 
 /// Validates metadata (JSON text: a zarr.json array document, a codecs list or one codec);
 /// `data_type` is the data type a codecs list or codec receives. Returns
-/// `{valid, errors: [{path, code, message}], warnings: [...]}`; never throws.
+/// `{valid, errors: [{path, code, message}], warnings: [...], decodable, unsupported: [...]}`;
+/// never throws.
 #[wasm_bindgen]
 pub fn validate(metadata: &str, data_type: Option<String>) -> JsValue {
     use serde::ser::{SerializeMap, Serializer as _};
     let r = crate::validate(metadata, data_type.as_deref());
     let ser = serde_wasm_bindgen::Serializer::json_compatible();
     let out = (|| {
-        let mut m = (&ser).serialize_map(Some(3))?;
+        let mut m = (&ser).serialize_map(Some(5))?;
         m.serialize_entry("valid", &r.is_ok())?;
         m.serialize_entry("errors", &r.errors)?;
         m.serialize_entry("warnings", &r.warnings)?;
+        m.serialize_entry("decodable", &r.is_decodable())?;
+        m.serialize_entry("unsupported", &r.unsupported)?;
         m.end()
     })();
     out.unwrap_or_else(JsValue::from)

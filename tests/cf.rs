@@ -193,3 +193,183 @@ fn xarray_choose_float_dtype_rules() {
     // An integer scale_factor gives int64, which cannot hold a NaN fill.
     assert!(from_cf(r#"{"scale_factor":2,"_FillValue":-1}"#, "int16", None).is_err());
 }
+
+/// from_cf's result as (data type, codec names, warnings as (pointer, message)).
+fn parts(attrs: &str, packed: &str) -> (String, Vec<String>, Vec<(String, String)>) {
+    let j =
+        parse(&from_cf(attrs, packed, None).unwrap_or_else(|e| panic!("{attrs} {packed}: {e}")))
+            .unwrap();
+    let dt = j
+        .get("data_type")
+        .and_then(Json::as_str)
+        .unwrap()
+        .to_string();
+    let names = j
+        .get("codecs")
+        .and_then(Json::as_array)
+        .unwrap()
+        .iter()
+        .map(|c| c.get("name").and_then(Json::as_str).unwrap().to_string())
+        .collect();
+    let warnings = j
+        .get("warnings")
+        .and_then(Json::as_array)
+        .unwrap()
+        .iter()
+        .map(|w| {
+            (
+                w.get("pointer").and_then(Json::as_str).unwrap().to_string(),
+                w.get("message").and_then(Json::as_str).unwrap().to_string(),
+            )
+        })
+        .collect();
+    (dt, names, warnings)
+}
+
+#[test]
+fn nothing_to_unpack_keeps_the_packed_type() {
+    // xarray: without scale_factor, add_offset and a non-NaN fill value, CFMaskCoder and
+    // CFScaleOffsetCoder leave the variable alone (issue 12: fromCF({}, "int16") gave float32).
+    for dt in zarr_scale_offset::dtype::ALL {
+        let name = dt.name();
+        for attrs in [r#"{}"#, r#"{"units":"K","long_name":"x"}"#] {
+            let (got, codecs, warnings) = parts(attrs, name);
+            assert_eq!(got, name, "{attrs} {name}");
+            assert_eq!(codecs, ["bytes"], "{attrs} {name}");
+            assert!(warnings.is_empty(), "{attrs} {name}: {warnings:?}");
+        }
+    }
+    // uint64 2^64-1 stays 2^64-1 (it became 2^64 as float64), int64 -2^63 stays exact.
+    let cf = from_cf("{}", "uint64", None).unwrap();
+    let out = decode_chunk(&doc_from_cf(&cf, 2), &[0xff; 16]).unwrap();
+    assert_eq!(out, [0xff; 16]);
+    let cf = from_cf("{}", "int64", None).unwrap();
+    let stored: Vec<u8> = [i64::MIN, i64::MAX]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    assert_eq!(decode_chunk(&doc_from_cf(&cf, 2), &stored).unwrap(), stored);
+    // _Unsigned alone reinterprets the stored bytes and nothing else: int8 -> uint8.
+    let (got, codecs, _) = parts(r#"{"_Unsigned":"true"}"#, "int8");
+    assert_eq!((got.as_str(), codecs), ("uint8", vec!["bytes".to_string()]));
+    let (got, _, _) = parts(r#"{"_Unsigned":"false"}"#, "uint16");
+    assert_eq!(got, "int16");
+}
+
+#[test]
+fn nan_fill_on_integer_data_is_ignored_with_a_warning() {
+    // xarray's _check_fill_values drops a NaN-only _FillValue/missing_value of integer data
+    // with a SerializationWarning. JSON null is how JS writes NaN, "NaN" how zarr writes it.
+    for (attrs, pointer) in [
+        (r#"{"_FillValue":null}"#, "/_FillValue"),
+        (r#"{"_FillValue":"NaN"}"#, "/_FillValue"),
+        (r#"{"missing_value":[null,"nan"]}"#, "/missing_value"),
+        (
+            r#"{"_FillValue":{"value":null,"dtype":"float32"}}"#,
+            "/_FillValue",
+        ),
+    ] {
+        for packed in ["int8", "int16", "uint16", "int32", "uint64"] {
+            let (got, codecs, warnings) = parts(attrs, packed);
+            assert_eq!(got, packed, "{attrs} {packed}");
+            assert_eq!(codecs, ["bytes"], "{attrs} {packed}");
+            assert_eq!(warnings.len(), 1, "{attrs} {packed}: {warnings:?}");
+            assert_eq!(warnings[0].0, pointer);
+            assert!(warnings[0].1.contains("NaN"), "{}", warnings[0].1);
+        }
+    }
+    // With a scale_factor the variable is unpacked as if there were no fill: uint8 with a
+    // Python-float scale gives float64 (no mask), value x * 0.5.
+    let (got, codecs, warnings) = parts(r#"{"_FillValue":"NaN","scale_factor":0.5}"#, "uint8");
+    assert_eq!(
+        (got.as_str(), codecs.len(), warnings.len()),
+        ("float64", 3, 1)
+    );
+    let cf = from_cf(r#"{"_FillValue":"NaN","scale_factor":0.5}"#, "uint8", None).unwrap();
+    let out = f64s_of(&decode_chunk(&doc_from_cf(&cf, 3), &[0, 3, 255]).unwrap());
+    assert_eq!(out, [0.0, 1.5, 127.5]);
+    // A non-NaN value next to the NaN still masks.
+    let (got, _, warnings) = parts(r#"{"missing_value":["NaN",-1]}"#, "int16");
+    assert_eq!((got.as_str(), warnings.len()), ("float32", 0));
+}
+
+#[test]
+fn nan_fill_on_float_data_keeps_the_packed_type_when_scaling() {
+    // Float data with a NaN _FillValue: CFMaskCoder masks nothing but keeps the attribute, so
+    // CFScaleOffsetCoder computes in the packed type: float32 * Python float 0.1 in float32.
+    let xs = [1.0f32, 3.0, 7.0, 1.0e-3, 123.456];
+    let stored: Vec<u8> = xs.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let (got, _, warnings) = parts(r#"{"_FillValue":"NaN","scale_factor":0.1}"#, "float32");
+    assert_eq!((got.as_str(), warnings.len()), ("float32", 0));
+    let cf = from_cf(
+        r#"{"_FillValue":"NaN","scale_factor":0.1}"#,
+        "float32",
+        None,
+    )
+    .unwrap();
+    let out = decode_chunk(&doc_from_cf(&cf, xs.len()), &stored).unwrap();
+    for (i, c) in out.chunks_exact(4).enumerate() {
+        let want = xs[i] * 0.1f32;
+        assert_eq!(
+            f32::from_le_bytes(c.try_into().unwrap()).to_bits(),
+            want.to_bits(),
+            "{i}"
+        );
+    }
+    // Without the fill attribute xarray's _choose_float_dtype gives float64.
+    assert_eq!(parts(r#"{"scale_factor":0.1}"#, "float32").0, "float64");
+    // A fill value on float data without scaling keeps the float type (maybe_promote), float16
+    // included (it was float32).
+    assert_eq!(parts(r#"{"_FillValue":0}"#, "float16").0, "float16");
+    assert_eq!(parts(r#"{"_FillValue":"NaN"}"#, "float16").0, "float16");
+    assert_eq!(parts(r#"{"_FillValue":-1}"#, "float64").0, "float64");
+}
+
+#[test]
+fn fill_values_no_code_equals_mask_nothing_with_a_warning() {
+    // int8 data, _FillValue 300: xarray promotes to float32 and compares; nothing matches.
+    for attrs in [r#"{"_FillValue":300}"#, r#"{"missing_value":1.5}"#] {
+        let (got, codecs, warnings) = parts(attrs, "int8");
+        assert_eq!(got, "float32", "{attrs}");
+        assert_eq!(codecs, ["cast_value", "bytes"], "{attrs}");
+        assert_eq!(warnings.len(), 1, "{attrs}");
+        let cf = from_cf(attrs, "int8", None).unwrap();
+        let j = parse(&cf).unwrap();
+        assert_eq!(j.get("fill_value").unwrap().to_json_string(), "0.0");
+        let out = decode_chunk(&doc_from_cf(&cf, 3), &[0x80, 0xff, 0x7f]).unwrap();
+        let v: Vec<f32> = out
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        assert_eq!(v, [-128.0, -1.0, 127.0]);
+    }
+    // _Unsigned: xarray reinterprets _FillValue only; missing_value -1 on uint8 never matches.
+    let (got, _, warnings) = parts(r#"{"_Unsigned":"true","missing_value":-1}"#, "int8");
+    assert_eq!((got.as_str(), warnings.len()), ("float32", 1));
+    assert_eq!(warnings[0].0, "/missing_value");
+    let cf = from_cf(r#"{"_Unsigned":"true","missing_value":-1}"#, "int8", None).unwrap();
+    let out = decode_chunk(&doc_from_cf(&cf, 2), &[255, 1]).unwrap();
+    let v: Vec<f32> = out
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(v, [255.0, 1.0]);
+    // Not a number at all stays an error.
+    assert!(from_cf(r#"{"_FillValue":"abc"}"#, "int8", None).is_err());
+    assert!(from_cf(r#"{"_FillValue":true}"#, "int8", None).is_err());
+}
+
+#[test]
+fn unsigned_acts_on_the_two_strings_only() {
+    // xarray compares `unsigned == "true"` / `"false"`: a JSON true, "TRUE" or "yes" does nothing.
+    for v in ["true", r#""TRUE""#, r#""yes""#, "1"] {
+        let attrs = format!(r#"{{"_Unsigned":{v}}}"#);
+        let (got, _, warnings) = parts(&attrs, "int8");
+        assert_eq!(got, "int8", "{attrs}");
+        assert_eq!(warnings.len(), 1, "{attrs}");
+        assert_eq!(warnings[0].0, "/_Unsigned");
+    }
+    // On float data xarray warns and ignores it.
+    let (got, _, warnings) = parts(r#"{"_Unsigned":"true","scale_factor":0.5}"#, "float32");
+    assert_eq!((got.as_str(), warnings.len()), ("float64", 1));
+}

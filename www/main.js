@@ -4,7 +4,7 @@
 // use bare specifiers). zarr-scale-offset needs no import map: its dist/ files import each
 // other by relative paths, and the WebAssembly module is inlined.
 import * as zarr from 'zarrita';
-import { register } from '../dist/zarrita.js';
+import { register, openCF } from '../dist/zarrita.js';
 import { version } from '../dist/index.js';
 
 import { MAX_SIDE, draw, drawLegend, explain, formatValue, range, readView, tick } from './viewer.js';
@@ -33,6 +33,23 @@ const STORES = [
     title: 'Topobathy, numcodecs.fixedscaleoffset (v3)',
     note: "zarr-python's numcodecs wrapper in zarr.json (zarrita alone: UnknownCodecError)",
     cmap: 'topo',
+  },
+  // CF packing as attributes (xarray's encoding), unpacked by openCF exactly as xarray.open_zarr
+  {
+    id: 'cf_t2m_i16_v2.zarr',
+    path: '/tests/fixtures/cf_stores/cf_t2m_i16_v2.zarr/t2m',
+    title: '2 m temperature, CF-packed (Zarr v2)',
+    note: 'int16 with scale_factor/add_offset attributes, fill_value −32767 as _FillValue, blosc-lz4; openCF → float64 kelvin as xarray reads it',
+    cmap: 'viridis',
+    cf: true,
+  },
+  {
+    id: 'cf_reflectance_u16_v3.zarr',
+    path: '/tests/fixtures/cf_stores/cf_reflectance_u16_v3.zarr/reflectance',
+    title: 'Reflectance, CF-packed (Zarr v3)',
+    note: 'uint16 ×1e-4 −0.1 (Sentinel-2 style), _FillValue attribute 0, zstd; openCF → float64 as xarray reads it',
+    cmap: 'gray',
+    cf: true,
   },
 ];
 const FIXTURES = '/tests/fixtures/stores/';
@@ -158,11 +175,14 @@ function openView(id, url, { title, subtitle }) {
   return v;
 }
 
-async function load(v, cmap) {
+async function load(v, cmap, cf = false) {
   const status = $('.status', v.panel);
   try {
     let n = 0;
     const result = await readView(v.url, {
+      v2Filters: !document.body.classList.contains('builtin'),
+      // CF attributes (scale_factor, add_offset, _FillValue, ...) unpacked as xarray does
+      open: cf ? (arr) => openCF(arr) : undefined,
       onChunk: () => {
         status.textContent = `decoding chunk ${++n}…`;
       },
@@ -234,9 +254,10 @@ async function openPasted(url) {
   const id = 'url';
   views.get(id)?.panel.remove();
   const abs = absolute(url);
-  const v = openView(id, abs, { title: 'Your array', subtitle: abs });
+  const cf = new URLSearchParams(location.search).get('cf') === '1';
+  const v = openView(id, abs, { title: 'Your array', subtitle: cf ? `${abs} (CF attributes unpacked by openCF)` : abs });
   $('#pasted').replaceChildren(v.panel);
-  await load(v, 'viridis');
+  await load(v, 'viridis', cf);
   return v;
 }
 
@@ -267,7 +288,8 @@ async function main() {
     ev.preventDefault();
     const url = $('#url').value.trim();
     if (!url) return;
-    history.replaceState(null, '', `?url=${encodeURIComponent(url)}`);
+    const cf = params.get('cf') === '1' ? '&cf=1' : ''; // ?cf=1: unpack CF attributes with openCF
+    history.replaceState(null, '', `?url=${encodeURIComponent(url)}${cf}`);
     openPasted(url);
   });
   for (const a of document.querySelectorAll('a[data-url]')) {
@@ -286,14 +308,15 @@ async function main() {
   const fixtureViews = [];
   if (params.get('fixtures') !== '0') {
     for (const s of STORES) {
-      const v = openView(s.id, absolute(FIXTURES + s.id), { title: s.title, subtitle: `${FIXTURES}${s.id} — ${s.note}` });
+      const where = s.path ?? FIXTURES + s.id;
+      const v = openView(s.id, absolute(where), { title: s.title, subtitle: `${where} — ${s.note}` });
       grid.append(v.panel);
-      fixtureViews.push([v, s.cmap]);
+      fixtureViews.push([v, s.cmap, s.cf]);
     }
     // one after the other, so that the per-chunk times are not interleaved
     jobs.push(
       (async () => {
-        for (const [v, cmap] of fixtureViews) await load(v, cmap);
+        for (const [v, cmap, cf] of fixtureViews) await load(v, cmap, cf);
       })(),
     );
   }

@@ -3,6 +3,7 @@
 // draw a legend in the array's units, and describe errors in words.
 
 import * as zarr from 'zarrita';
+import { keepV2Filters } from '../dist/zarrita.js';
 
 /** Largest view drawn (rows x columns of the last two dimensions). */
 export const MAX_SIDE = 1024;
@@ -162,12 +163,17 @@ function describeCodecs(doc) {
 /**
  * Opens the array at `url` and reads a 2-D view of it (the last two dimensions, index 0 on the
  * others, at most MAX_SIDE x MAX_SIDE from the origin), chunk by chunk.
+ * With `v2Filters` (the default) a v2 fixedscaleoffset filter decodes as numcodecs does
+ * (keepV2Filters); without it zarrita rewrites it into scale_offset + cast_value.
  * Returns { arr, meta, view: { rows, cols, data, dataType }, chunks: [...], timing }.
  */
-export async function readView(url, { onChunk } = {}) {
-  const { store, t } = timedStore(new zarr.FetchStore(url));
+export async function readView(url, { onChunk, v2Filters = true, open } = {}) {
+  const fetchStore = new zarr.FetchStore(url);
+  const { store, t } = timedStore(v2Filters ? keepV2Filters(fetchStore) : fetchStore);
   const t0 = performance.now();
-  const arr = await zarr.open(store, { kind: 'array' });
+  const packed = await zarr.open(store, { kind: 'array' });
+  // `open` (openCF) may give another array over the same chunks (e.g. CF-packed -> float64)
+  const arr = open ? await open(packed) : packed;
   const openMs = performance.now() - t0;
   // the metadata document, for the codec chain shown on the page (zarrita keeps its own private)
   let doc = null;
@@ -225,7 +231,7 @@ export async function readView(url, { onChunk } = {}) {
   return {
     arr,
     format: doc?.zarr_format === 2 ? 2 : 3,
-    codecs: describeCodecs(doc),
+    codecs: describeCodecs(doc) + (arr.cf ? ` · CF attributes (${Object.keys(arr.cf.attributes).join(', ')}) → openCF: ${arr.cf.packedDataType} → ${codecChain(arr.cf.codecs.filter((c) => c.name !== 'bytes'))}` : ''),
     view: { rows, cols, data, dataType: arr.dtype, truncated: rows < H || cols < W || rank > 2, H, W, rank },
     chunks,
     grid: { nci, ncj, ch, cw },

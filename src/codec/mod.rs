@@ -14,8 +14,9 @@
 //! than unknown.
 
 use crate::dtype::DataType;
-use crate::error::{Report, Result};
-use crate::json::{parse_scalar, Json};
+use crate::error::{Error, Report, Result};
+use crate::json::fields::must_be;
+use crate::json::{parse_scalar, pointer_push, quote, Fields, Json};
 use crate::kernels::fused::{FusedDecode, FusedEncode};
 use crate::{Direction, PerDirection};
 use std::any::Any;
@@ -131,11 +132,15 @@ pub enum Binder {
     Array(BindArrayFn),
     /// An array -> bytes codec of this crate.
     Bytes(BindBytesFn),
-    /// Defined by a spec or a known extension, not implemented here.
-    NotImplemented,
+    /// Defined by a spec or a known extension, not implemented here: its configuration is
+    /// checked against these rules ([`check_known`]) and it is reported as unsupported.
+    Known(&'static Known),
+    /// `sharding_indexed` (not implemented here): its configuration, and the codecs inside it,
+    /// are checked by the chain ([`crate::chain`]), which knows the chunk it receives.
+    Sharding,
 }
 
-/// One codec name in the registry.
+/// One registry entry.
 #[derive(Clone, Copy)]
 pub struct CodecDef {
     /// The Zarr v3 name.
@@ -149,54 +154,370 @@ pub struct CodecDef {
 }
 
 impl CodecDef {
-    /// A codec defined elsewhere that this crate does not implement.
-    const fn known(name: &'static str, kind: CodecKind) -> CodecDef {
+    /// A codec defined elsewhere that this crate does not implement, with its configuration
+    /// rules.
+    const fn known(name: &'static str, kind: CodecKind, rules: &'static Known) -> CodecDef {
         CodecDef {
             name,
             v2_id: None,
             kind,
-            binder: Binder::NotImplemented,
+            binder: Binder::Known(rules),
         }
     }
 
     /// Whether this crate implements it.
     pub fn implemented(&self) -> bool {
-        !matches!(self.binder, Binder::NotImplemented)
+        matches!(self.binder, Binder::Array(_) | Binder::Bytes(_))
     }
 }
 
+/// What a configuration value of a known codec must be.
+#[derive(Debug, Clone, Copy)]
+pub enum Rule {
+    /// A JSON integer from the first to the second bound (inclusive; `i32::MAX`: no upper
+    /// bound, `i32::MIN`: no lower bound).
+    Int(i32, i32),
+    /// `true` or `false`.
+    Bool,
+    /// One of these strings.
+    OneOf(&'static [&'static str]),
+    /// An array of the integers `0 .. n-1` in some order (`n` is its length).
+    Permutation,
+    /// Anything (not checked).
+    Any,
+}
+
+/// When a key of a known codec's configuration must be present.
+#[derive(Debug, Clone, Copy)]
+pub enum Need {
+    /// It may be left out.
+    Optional,
+    /// It must be present.
+    Required,
+    /// It must be present unless `shuffle` is `"noshuffle"` (blosc's `typesize`).
+    UnlessNoShuffle,
+}
+
+/// One configuration key of a known codec.
+#[derive(Debug, Clone, Copy)]
+pub struct Key {
+    /// The key.
+    pub name: &'static str,
+    /// What its value must be.
+    pub rule: Rule,
+    /// Whether it must be present.
+    pub need: Need,
+}
+
+/// How the chunk shape changes through a known array -> array codec.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShapeRule {
+    /// The shape is kept.
+    Same,
+    /// The shape is permuted by the configuration's `order` (transpose): its length must be
+    /// the chunk's number of dimensions.
+    Permute,
+}
+
+/// The configuration rules of a codec this crate knows but does not implement.
+#[derive(Debug, Clone, Copy)]
+pub struct Known {
+    /// Its configuration keys.
+    pub keys: &'static [Key],
+    /// Keys other than `keys` are errors (else they are not checked).
+    pub closed: bool,
+    /// An array -> array codec that keeps the data type (the codecs after it are then checked
+    /// against that type; otherwise the type after it is unknown).
+    pub keeps_type: bool,
+    /// How an array -> array codec changes the chunk shape.
+    pub shape: ShapeRule,
+}
+
+const fn key(name: &'static str, rule: Rule, need: Need) -> Key {
+    Key { name, rule, need }
+}
+
+const fn rules(keys: &'static [Key]) -> Known {
+    Known {
+        keys,
+        closed: true,
+        keeps_type: false,
+        shape: ShapeRule::Same,
+    }
+}
+
+/// Keys not listed are not checked.
+const fn open(keys: &'static [Key]) -> Known {
+    Known {
+        closed: false,
+        ..rules(keys)
+    }
+}
+
+use Need::{Optional as OPT, Required as REQ};
+use Rule::{Bool, Int, OneOf};
+
+/// No configuration keys (crc32c, vlen-utf8, ...).
+static NONE: Known = rules(&[]);
+/// Not checked (keys this crate does not list).
+static ANY: Known = open(&[]);
+const MAX: i32 = i32::MAX;
+const MIN: i32 = i32::MIN;
+const BLOSC_CNAMES: &[&str] = &["lz4", "lz4hc", "blosclz", "zstd", "snappy", "zlib"];
+
+/// The configuration of `sharding_indexed` (zarr-specs `docs/v3/codecs/sharding-indexed/
+/// index.rst`, "Configuration parameters"): the forms the chain does not check itself
+/// (`chunk_shape` against the shard, `codecs` and `index_codecs` as whole chains).
+pub static SHARDING: Known = rules(&[
+    key("chunk_shape", Rule::Any, REQ),
+    key("codecs", Rule::Any, REQ),
+    key("index_codecs", Rule::Any, REQ),
+    key("index_location", OneOf(&["start", "end"]), OPT),
+]);
+
+/// The configuration of the `default` and `v2` chunk key encodings (zarr-specs
+/// `docs/v3/chunk-key-encodings/{default,v2}/index.rst`): an optional `separator`.
+pub static KEY_ENCODING: Known = rules(&[key("separator", OneOf(&["/", "."]), OPT)]);
+
 /// Codecs that the Zarr v3 core spec, the zarr-extensions registry or numcodecs define and this
-/// crate does not implement (reported as `unsupported_codec`, not as unknown).
+/// crate does not implement, with the rules of their configurations: valid, and reported as
+/// unsupported (not as unknown). The core codecs cite their spec: `zarr-specs/docs/v3/codecs/
+/// <name>/index.rst`, "Configuration parameters". The `numcodecs.*` names are zarr-python's
+/// wrappers of numcodecs (the same names as a v2 `.zarray`'s ids), configured with the
+/// numcodecs constructor's arguments.
 pub static KNOWN: &[CodecDef] = {
     use CodecKind::*;
     &[
-        CodecDef::known("transpose", ArrayToArray),
-        CodecDef::known("numcodecs.bitround", ArrayToArray),
-        CodecDef::known("numcodecs.quantize", ArrayToArray),
-        CodecDef::known("numcodecs.delta", ArrayToArray),
-        CodecDef::known("numcodecs.astype", ArrayToArray),
-        CodecDef::known("sharding_indexed", ArrayToBytes),
-        CodecDef::known("packbits", ArrayToBytes),
-        CodecDef::known("vlen-utf8", ArrayToBytes),
-        CodecDef::known("vlen-bytes", ArrayToBytes),
-        CodecDef::known("gzip", BytesToBytes),
-        CodecDef::known("zstd", BytesToBytes),
-        CodecDef::known("blosc", BytesToBytes),
-        CodecDef::known("crc32c", BytesToBytes),
-        CodecDef::known("numcodecs.gzip", BytesToBytes),
-        CodecDef::known("numcodecs.zlib", BytesToBytes),
-        CodecDef::known("numcodecs.zstd", BytesToBytes),
-        CodecDef::known("numcodecs.blosc", BytesToBytes),
-        CodecDef::known("numcodecs.bz2", BytesToBytes),
-        CodecDef::known("numcodecs.lzma", BytesToBytes),
-        CodecDef::known("numcodecs.lz4", BytesToBytes),
-        CodecDef::known("numcodecs.shuffle", BytesToBytes),
-        CodecDef::known("numcodecs.adler32", BytesToBytes),
-        CodecDef::known("numcodecs.fletcher32", BytesToBytes),
-        CodecDef::known("numcodecs.crc32", BytesToBytes),
-        CodecDef::known("numcodecs.crc32c", BytesToBytes),
+        // transpose: "order: Required. ... a permutation of 0, 1, ..., n-1, where n is the
+        // number of dimensions in the decoded chunk representation".
+        CodecDef::known(
+            "transpose",
+            ArrayToArray,
+            &Known {
+                keys: &[key("order", Rule::Permutation, REQ)],
+                closed: true,
+                keeps_type: true,
+                shape: ShapeRule::Permute,
+            },
+        ),
+        CodecDef {
+            name: "sharding_indexed",
+            v2_id: None,
+            kind: ArrayToBytes,
+            binder: Binder::Sharding,
+        },
+        // zarr-extensions codecs/packbits (README and schema disagree on the key names).
+        CodecDef::known("packbits", ArrayToBytes, &ANY),
+        CodecDef::known("vlen-utf8", ArrayToBytes, &NONE),
+        CodecDef::known("vlen-bytes", ArrayToBytes, &NONE),
+        // gzip: "level: An integer from 0 to 9".
+        CodecDef::known(
+            "gzip",
+            BytesToBytes,
+            &rules(&[key("level", Int(0, 9), REQ)]),
+        ),
+        // zstd: "level: An integer from -131072 to 22"; "checksum: A boolean".
+        CodecDef::known(
+            "zstd",
+            BytesToBytes,
+            &rules(&[
+                key("level", Int(-131072, 22), REQ),
+                key("checksum", Bool, OPT),
+            ]),
+        ),
+        // blosc: cname, clevel 0..9, shuffle, typesize ("Required unless shuffle is
+        // noshuffle"), blocksize.
+        CodecDef::known(
+            "blosc",
+            BytesToBytes,
+            &rules(&[
+                key("cname", OneOf(BLOSC_CNAMES), REQ),
+                key("clevel", Int(0, 9), REQ),
+                key(
+                    "shuffle",
+                    OneOf(&["noshuffle", "shuffle", "bitshuffle"]),
+                    REQ,
+                ),
+                key("typesize", Int(1, MAX), Need::UnlessNoShuffle),
+                key("blocksize", Int(0, MAX), OPT),
+            ]),
+        ),
+        // crc32c: no configuration parameters.
+        CodecDef::known("crc32c", BytesToBytes, &NONE),
+        CodecDef::known(
+            "numcodecs.bitround",
+            ArrayToArray,
+            &Known {
+                keys: &[key("keepbits", Int(0, 52), REQ)],
+                closed: true,
+                keeps_type: true,
+                shape: ShapeRule::Same,
+            },
+        ),
+        // The other numcodecs filters: their arguments are not checked.
+        CodecDef::known("numcodecs.quantize", ArrayToArray, &ANY),
+        CodecDef::known("numcodecs.delta", ArrayToArray, &ANY),
+        CodecDef::known("numcodecs.astype", ArrayToArray, &ANY),
+        CodecDef::known("numcodecs.packbits", ArrayToArray, &ANY),
+        CodecDef::known("numcodecs.categorize", ArrayToArray, &ANY),
+        CodecDef::known("numcodecs.pcodec", ArrayToBytes, &ANY),
+        CodecDef::known("numcodecs.zfpy", ArrayToBytes, &ANY),
+        CodecDef::known(
+            "numcodecs.gzip",
+            BytesToBytes,
+            &rules(&[key("level", Int(-1, 9), OPT)]),
+        ),
+        CodecDef::known(
+            "numcodecs.zlib",
+            BytesToBytes,
+            &rules(&[key("level", Int(-1, 9), OPT)]),
+        ),
+        CodecDef::known(
+            "numcodecs.zstd",
+            BytesToBytes,
+            &open(&[
+                key("level", Int(-131072, 22), OPT),
+                key("checksum", Bool, OPT),
+            ]),
+        ),
+        // numcodecs Blosc: shuffle -1 (auto), 0, 1 or 2 as in Zarr v2.
+        CodecDef::known(
+            "numcodecs.blosc",
+            BytesToBytes,
+            &rules(&[
+                key("cname", OneOf(BLOSC_CNAMES), OPT),
+                key("clevel", Int(0, 9), OPT),
+                key("shuffle", Int(-1, 2), OPT),
+                key("blocksize", Int(0, MAX), OPT),
+                key("typesize", Int(1, MAX), OPT),
+            ]),
+        ),
+        CodecDef::known("numcodecs.bz2", BytesToBytes, &ANY),
+        CodecDef::known("numcodecs.lzma", BytesToBytes, &ANY),
+        CodecDef::known("numcodecs.lz4", BytesToBytes, &ANY),
+        CodecDef::known("numcodecs.shuffle", BytesToBytes, &ANY),
+        CodecDef::known("numcodecs.adler32", BytesToBytes, &ANY),
+        CodecDef::known("numcodecs.fletcher32", BytesToBytes, &ANY),
+        CodecDef::known("numcodecs.crc32", BytesToBytes, &ANY),
+        CodecDef::known("numcodecs.crc32c", BytesToBytes, &ANY),
+        CodecDef::known("numcodecs.jenkins_lookup3", BytesToBytes, &ANY),
     ]
 };
+
+/// Checks the configuration of a known codec (`pointer`: the codec object) against its rules,
+/// reporting every problem at the pointer of the key (a missing required key at the
+/// configuration, or at the codec when there is no configuration).
+pub fn check_known(k: &Known, config: Option<&Json>, pointer: &str, report: &mut Report) {
+    let cfg_ptr = pointer_push(pointer, "configuration");
+    let what = "the configuration";
+    let Some(config) = config else {
+        if k.keys.iter().any(|key| matches!(key.need, Need::Required)) {
+            report.error(Error::metadata(
+                pointer,
+                "missing configuration: this codec has required keys",
+            ));
+        }
+        return;
+    };
+    let names: Vec<&str> = k.keys.iter().map(|key| key.name).collect();
+    let f = if k.closed {
+        Fields::open(config, &cfg_ptr, what, &names, report)
+    } else {
+        Fields::open_any(config, &cfg_ptr, what, report)
+    };
+    let Some(f) = f else { return };
+    for key in k.keys {
+        let required = match key.need {
+            Need::Optional => false,
+            Need::Required => true,
+            Need::UnlessNoShuffle => f.get("shuffle").and_then(Json::as_str) != Some("noshuffle"),
+        };
+        let v = if required {
+            f.required(key.name, report)
+        } else {
+            f.get(key.name)
+        };
+        if let Some(v) = v {
+            if let Err(what) = check_rule(key.rule, v) {
+                report.error(must_be(&f.at(key.name), &what, v));
+            }
+        }
+    }
+}
+
+/// A JSON integer (no fraction or exponent) that fits an `i64`.
+pub fn json_int(v: &Json) -> Option<i64> {
+    let t = v.as_number()?;
+    let (neg, digits) = match t.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, t),
+    };
+    if !digits.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let n = digits.parse::<u64>().ok()?;
+    match neg {
+        true => 0i64.checked_sub_unsigned(n),
+        false => i64::try_from(n).ok(),
+    }
+}
+
+/// `Err(what it must be)` when `v` breaks `rule`.
+fn check_rule(rule: Rule, v: &Json) -> std::result::Result<(), String> {
+    let ok = match rule {
+        Rule::Int(lo, hi) => {
+            json_int(v).is_some_and(|n| (i64::from(lo)..=i64::from(hi)).contains(&n))
+        }
+        Rule::Bool => v.as_bool().is_some(),
+        Rule::OneOf(names) => v.as_str().is_some_and(|s| names.contains(&s)),
+        Rule::Permutation => permutation(v).is_some(),
+        Rule::Any => true,
+    };
+    if ok {
+        return Ok(());
+    }
+    let mut m = String::new();
+    match rule {
+        Rule::Int(lo, hi) => {
+            m.push_str("an integer");
+            if lo != MIN {
+                m.push_str(" from ");
+                m.push_str(&crate::json::text::int_text(i128::from(lo)));
+            }
+            if hi != MAX {
+                m.push_str(" to ");
+                m.push_str(&crate::json::text::int_text(i128::from(hi)));
+            }
+        }
+        Rule::Bool => m.push_str("true or false"),
+        Rule::OneOf(names) => {
+            m.push_str("one of");
+            for n in names {
+                m.push(' ');
+                m.push_str(&quote(n));
+            }
+        }
+        Rule::Permutation | Rule::Any => m.push_str("a permutation of 0, 1, ..., n-1"),
+    }
+    Err(m)
+}
+
+/// The permutation in `v`: an array holding each of `0 .. len-1` once.
+pub fn permutation(v: &Json) -> Option<Vec<usize>> {
+    let items = v.as_array()?;
+    let mut seen = vec![false; items.len()];
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        let i = usize::try_from(json_int(item)?).ok()?;
+        let slot = seen.get_mut(i)?;
+        if *slot {
+            return None;
+        }
+        *slot = true;
+        out.push(i);
+    }
+    Some(out)
+}
 
 /// The registry entry of a Zarr v3 codec name (implemented or only known).
 pub fn lookup(name: &str) -> Option<&'static CodecDef> {

@@ -126,6 +126,15 @@ fn listed(keys: &[&str]) -> String {
     out
 }
 
+/// `invalid_metadata` at `pointer`: "must be {what}, found {the value}" (one message shape for
+/// every value of the wrong form: one formatting site in the module).
+pub fn must_be(pointer: &str, what: &str, v: &Json) -> Error {
+    Error::metadata(
+        pointer,
+        format!("must be {what}, found {}", v.to_json_string()),
+    )
+}
+
 /// `invalid_metadata` for a duplicated key, at the pointer of the duplicate.
 pub fn duplicate(pointer: &str) -> Error {
     Error::metadata(pointer, duplicate_message(&pointer_last(pointer)))

@@ -320,7 +320,7 @@ test('integer overflow throws out_of_range; inexact integer decode throws not_re
   throwsCode(() => z.encode({ name: 'cast_value', configuration: { data_type: 'int32' } }, 'float64', new Float64Array([NaN])), 'not_representable');
 });
 
-test('int64 offset 2^62 + 1 stays exact: JSON text and BigInt values; a JS number does not', () => {
+test('int64 offset 2^62 + 1 stays exact: JSON text and BigInt values; a JS number is its double\'s exact value', () => {
   const big = 2n ** 62n + 1n; // 4611686018427387905, not representable as a JS number
   const x = new BigInt64Array([big, big + 7n, 0n]);
   const text = '{"name":"scale_offset","configuration":{"offset":4611686018427387905}}';
@@ -340,12 +340,13 @@ test('int64 offset 2^62 + 1 stays exact: JSON text and BigInt values; a JS numbe
   assert.deepEqual([...new BigUint64Array(stored.buffer)], [0n, 2n]);
   assert.deepEqual([...z.decodeChunk(m, stored)], [u, u + 2n]);
 
-  // The lossy path, documented: a JS number 2^62 + 1 is already 2^62, and JSON.stringify
-  // writes it as 4611686018427388000, which is what the codec then reads (exactly).
-  const lossy = { name: 'scale_offset', configuration: { offset: Number(big) } };
-  assert.equal(z.toJsonText(lossy), '{"name":"scale_offset","configuration":{"offset":4611686018427388000}}');
-  const o = 4611686018427388000n;
-  assert.deepEqual([...z.encode(lossy, 'int64', x)], [big - o, big + 7n - o, -o]);
+  // A JS number 2^62 + 1 is already the double 2^62: it is written as that double's exact value
+  // (4611686018427387904), not as JSON.stringify's shortest decimal 4611686018427388000, which
+  // is another integer.
+  const rounded = { name: 'scale_offset', configuration: { offset: Number(big) } };
+  assert.equal(z.toJsonText(rounded), '{"name":"scale_offset","configuration":{"offset":4611686018427387904}}');
+  const o = 2n ** 62n;
+  assert.deepEqual([...z.encode(rounded, 'int64', x)], [big - o, big + 7n - o, -o]);
 });
 
 test('toJsonText: BigInt as exact integers, JSON.stringify rules otherwise', () => {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 
 import { ARGS, CHROMIUM } from '../../scripts/chromium.mjs';
-import { serve } from '../../scripts/serve.mjs';
+import { serve, TEST_ROOTS } from '../../scripts/serve.mjs';
 import { ROOT } from './helpers.mjs';
 
 export { ARGS, CHROMIUM };
@@ -19,7 +19,7 @@ export const ARTIFACTS = path.join(ROOT, 'artifacts');
  * Returns { base, ctx, close() }.
  */
 export async function startBrowser(root = ROOT, { viewport = { width: 1280, height: 900 } } = {}) {
-  const server = await serve(root, 0);
+  const server = await serve(root, 0, { roots: TEST_ROOTS });
   const base = `http://127.0.0.1:${server.address().port}`;
   const profile = mkdtempSync(path.join(os.tmpdir(), 'zso-pw-profile-'));
   let ctx;

@@ -1,9 +1,10 @@
 // Playwright tests of the demo (www/, `npm start`) in Debian's headless Chromium, over a local
 // static server on 127.0.0.1:
 //
-//   - the four real stores of tests/fixtures/stores read by zarrita + register over HTTP equal
-//     their expected.bin bit for bit (any NaN equals any NaN), are drawn (pixels, legend in the
-//     array's units), show the value under the cursor and the decode time of every chunk;
+//   - the four real stores of tests/fixtures/stores read by zarrita + register, and two CF-packed
+//     stores of tests/fixtures/cf_stores read through openCF, over HTTP equal their expected.bin
+//     bit for bit (any NaN equals any NaN), are drawn (pixels, legend in the array's units: kelvin
+//     for the CF temperature), show the value under the cursor and the decode time of every chunk;
 //   - errors (unknown codec, HTTP 404, invalid metadata) appear on the page in words;
 //   - a URL pasted into the form opens;
 //   - with zarrita's built-in codecs only, the v3 numcodecs.fixedscaleoffset store fails visibly;
@@ -13,7 +14,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { startBrowser, watchErrors, artifact } from './browser.mjs';
@@ -48,24 +49,40 @@ function expectedValues(name) {
   return { ...e, values: new Ctor(e.bytes.slice().buffer) };
 }
 
+// The CF-packed stores the demo reads through openCF (tests/fixtures/cf_stores, written by
+// xarray 2026.9.0; expected.bin = xarray.open_zarr's values).
+const CF_DEMO = ['cf_t2m_i16_v2.zarr', 'cf_reflectance_u16_v3.zarr'];
+const DEMO_NAMES = [...STORE_NAMES, ...CF_DEMO];
+
+function expectedAny(name) {
+  if (!CF_DEMO.includes(name)) return expectedValues(name);
+  const dir = path.join(ROOT, 'tests', 'fixtures', 'cf_stores', name);
+  const meta = JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8'));
+  const bytes = new Uint8Array(readFileSync(path.join(dir, 'expected.bin')));
+  const Ctor = meta.data_type === 'float64' ? Float64Array : Float32Array;
+  return { meta, bytes, dtype: meta.data_type, shape: meta.shape, values: new Ctor(bytes.slice().buffer) };
+}
+
 const CHUNKS = {
+  'cf_t2m_i16_v2.zarr': { chunks: 4, missing: 0 },
+  'cf_reflectance_u16_v3.zarr': { chunks: 4, missing: 0 },
   'topobathy.zarr': { chunks: 12, missing: 1 },
   'jacksboro_dem.zarr': { chunks: 143, missing: 1 },
   'mri_v2_fixedscaleoffset.zarr': { chunks: 16, missing: 1 },
   'topobathy_v3_numcodecs_fixedscaleoffset.zarr': { chunks: 4, missing: 0 },
 };
 
-test('demo: the four real stores read by zarrita + register over HTTP equal expected.bin, drawn with legend, cursor value and per-chunk times', async () => {
+test('demo: the four real stores read by zarrita + register, and two CF-packed stores through openCF, over HTTP equal expected.bin, drawn with legend, cursor value and per-chunk times', async () => {
   const page = await b.ctx.newPage();
   const errors = watchErrors(page);
   await page.goto(`${b.base}/www/`);
   await page.waitForSelector('body[data-state="done"]', { timeout: 90_000 });
   const summary = await page.evaluate(() => window.__demo.summary());
-  assert.deepEqual(Object.keys(summary), STORE_NAMES);
-  for (const name of STORE_NAMES) {
+  assert.deepEqual(Object.keys(summary), DEMO_NAMES);
+  for (const name of DEMO_NAMES) {
     const s = summary[name];
     assert.equal(s.ok, true, `${name}: the page shows an error: ${s.error}`);
-    const exp = expectedValues(name);
+    const exp = expectedAny(name);
     assert.deepEqual(s.shape, exp.shape, name);
     assert.equal(s.dataType, exp.dtype, name);
     // every decoded value, bit for bit
@@ -89,7 +106,11 @@ test('demo: the four real stores read by zarrita + register over HTTP equal expe
     assert.equal(await panel.locator('.legend .ticks span').count(), 5);
     const units = await panel.locator('.legend .units').innerText();
     if (name.startsWith('topobathy.') || name.startsWith('jacksboro')) assert.match(units, /values in m$/);
+    else if (name === 'cf_t2m_i16_v2.zarr') assert.equal(units, 'float64 values in K'); // physical units, via openCF
     else assert.match(units, /no units/);
+    if (CF_DEMO.includes(name)) {
+      assert.match(await panel.locator('.meta').innerText(), /CF attributes \(.*scale_factor.*\) → openCF: (int16|uint16) → cf\.scale_offset → cast_value\((int16|uint16)\)/);
+    }
   }
 
   // the value under the cursor: topobathy row 10, column 20 (the canvas is 120 x 91 pixels)
@@ -210,7 +231,7 @@ test('zarr-scale-offset/zarrita in a module Web Worker: zarrita + register read 
   }, names);
   assert.equal(r.error, undefined, r.error);
   assert.equal(r.isWorker, true);
-  assert.deepEqual(r.registered, ['scale_offset', 'cast_value', 'cf.scale_offset', 'numcodecs.fixedscaleoffset']);
+  assert.deepEqual(r.registered, ['scale_offset', 'cast_value', 'cf.scale_offset', 'numcodecs.fixedscaleoffset', 'numcodecs.fixedscaleoffset.v2']);
   for (const name of names) {
     const exp = expectedOf(name);
     assert.deepEqual(r.arrays[name].shape, exp.shape);

@@ -251,6 +251,7 @@ export const ERROR_CODES = new Set([
   'invalid_data',
   'read_only',
   'not_ready',
+  'invalid_argument',
 ]);
 
 /**

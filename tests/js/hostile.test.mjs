@@ -36,6 +36,7 @@ const CODES = new Set([
   'invalid_data',
   'not_ready',
   'read_only',
+  'invalid_argument',
 ]);
 
 /**

@@ -1,9 +1,11 @@
-// js/lzma.js, the LZMA1 decoder that unpacks the inlined WebAssembly module: round trips of data
-// compressed by the `xz` CLI (raw and .lzma streams, many lc/lp/pb/preset combinations, the
-// real module), streams without an end marker and with lc + lp > 4 (from the small encoder in
-// lzma-encoder.mjs, checked with `xz -d` where xz can read them), and corrupt, truncated or
-// mis-sized input, which must throw an Error with code 'internal' (or, for random corruption
-// that happens to decode, return exactly `size` bytes) and never hang.
+// The LZMA1 decoder that unpacks the inlined WebAssembly module (crates/unpack, compiled to its
+// own small module and inlined with its loader js/unpack.js in dist/zarr_scale_offset_wasm.js),
+// as the built package ships it: round trips of data compressed by the `xz` CLI (raw and .lzma
+// streams, many lc/lp/pb/preset combinations, the real module), streams without an end marker
+// and with lc + lp > 4 (from the small encoder in lzma-encoder.mjs, checked with `xz -d` where xz
+// can read them), and corrupt, truncated or mis-sized input, which must throw an Error with code
+// 'internal' (or, for random corruption that happens to decode, return exactly `size` bytes) and
+// never hang.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,11 +14,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import { lzmaDecode } from '../../js/lzma.js';
 import { LzmaWriter, lzmaEncode, lzmaHeader } from './lzma-encoder.mjs';
 import { ROOT } from './helpers.mjs';
 
 const MODULE = path.join(ROOT, 'pkg', 'zarr_scale_offset_bg.opt.wasm');
+const DIST = path.join(ROOT, 'dist', 'zarr_scale_offset_wasm.js');
+// The shipped decoder, one instance for every test (JS tests run on the built package).
+const lzmaDecode = await (await import(pathToFileURL(DIST).href)).lzmaDecoder();
 
 function xz(args, input) {
   const r = spawnSync('xz', args, { input, maxBuffer: 256 * 1024 * 1024 });
@@ -150,12 +154,11 @@ test('the real WebAssembly module, with the settings scripts/build.mjs tries', L
 });
 
 test('the built dist/zarr_scale_offset_wasm.js unpacks to the module', LIMIT, async (t) => {
-  const dist = path.join(ROOT, 'dist', 'zarr_scale_offset_wasm.js');
-  if (!existsSync(dist) || !existsSync(MODULE)) {
-    t.skip('dist/ or pkg/ is missing (run npm run build)');
+  if (!existsSync(MODULE)) {
+    t.skip('pkg/ is missing (run npm run build)');
     return;
   }
-  const { WASM_SIZE, wasmBytes } = await import(pathToFileURL(dist).href);
+  const { WASM_SIZE, wasmBytes } = await import(pathToFileURL(DIST).href);
   const wasm = new Uint8Array(readFileSync(MODULE));
   assert.equal(WASM_SIZE, wasm.length);
   const a = await wasmBytes();
@@ -164,16 +167,15 @@ test('the built dist/zarr_scale_offset_wasm.js unpacks to the module', LIMIT, as
   assert.notEqual(a.buffer, b.buffer, 'every call returns a fresh array');
 });
 
-test('dist/zarr_scale_offset_wasm.js without Buffer (the base64 table fallback) unpacks to the module', LIMIT, async (t) => {
-  const dist = path.join(ROOT, 'dist', 'zarr_scale_offset_wasm.js');
-  if (!existsSync(dist) || !existsSync(MODULE)) {
-    t.skip('dist/ or pkg/ is missing (run npm run build)');
+test('dist/zarr_scale_offset_wasm.js without Buffer (the atob fallback) unpacks to the module', LIMIT, async (t) => {
+  if (!existsSync(MODULE)) {
+    t.skip('pkg/ is missing (run npm run build)');
     return;
   }
   // Node 20 takes the Buffer path; a module-level `Buffer` shadows the global, as in a browser
-  // without Uint8Array.fromBase64 (which Node 20 lacks too, so the table loop runs).
+  // without Uint8Array.fromBase64 (which Node 20 lacks too, so atob runs).
   assert.equal(typeof Uint8Array.fromBase64, 'undefined', 'this test expects a Node without Uint8Array.fromBase64');
-  const src = `const Buffer = undefined;\n${readFileSync(dist, 'utf8')}`;
+  const src = `const Buffer = undefined;\n${readFileSync(DIST, 'utf8')}`;
   const { wasmBytes } = await import(`data:text/javascript,${encodeURIComponent(src)}`);
   assertSame(await wasmBytes(), new Uint8Array(readFileSync(MODULE)), 'wasmBytes() without Buffer');
 });

@@ -1,5 +1,5 @@
 // The package as published: the exports map names only built files, `npm pack` ships exactly
-// dist/ + package.json, the packed tarball works when installed into another project (Node 20
+// dist/ + package.json (+ README and both license texts), the packed tarball works when installed into another project (Node 20
 // ESM, no flags), and the TypeScript declarations type-check (with and without Float16Array).
 
 import { test } from 'node:test';
@@ -28,6 +28,11 @@ test('package.json: ESM, exports map, every named file exists after the build', 
   const targets = [...exportTargets(pkg.exports), pkg.main, pkg.module, pkg.types];
   for (const t of targets) assert.ok(existsSync(path.join(ROOT, t)), `${t} (named in package.json) does not exist`);
   assert.equal(pkg.devDependencies.binaryen, '132.0.0');
+  assert.equal(pkg.license, 'MIT OR Apache-2.0');
+  assert.match(pkg.repository?.url ?? '', /^git\+https:\/\/github\.com\/zarr-scale-offset\/zarr-scale-offset\.git$/);
+  for (const f of ['LICENSE-MIT', 'LICENSE-APACHE']) assert.ok(existsSync(path.join(ROOT, f)), `${f} is missing`);
+  assert.match(readFileSync(path.join(ROOT, 'LICENSE-MIT'), 'utf8'), /^MIT License\n\nCopyright \(c\) the zarr-scale-offset authors\n/);
+  assert.match(readFileSync(path.join(ROOT, 'LICENSE-APACHE'), 'utf8'), /Apache License\s+Version 2\.0, January 2004/);
 });
 
 test('npm pack ships dist/ and package.json (plus README/LICENSE) only; the tarball works in another project', () => {
@@ -39,9 +44,11 @@ test('npm pack ships dist/ and package.json (plus README/LICENSE) only; the tarb
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const [info] = JSON.parse(out);
-    // npm always adds README / LICENSE files when present.
+    // npm always adds README / LICENSE files when present; both license texts must ship.
+    for (const f of ['LICENSE-MIT', 'LICENSE-APACHE', 'README.md']) assert.ok(info.files.some((x) => x.path === f), `${f} is not in the tarball`);
     const files = info.files.map((f) => f.path).filter((f) => !/^(README|LICENSE|LICENCE)/i.test(f)).sort();
     assert.deepEqual(files, [
+      'dist/cf.js',
       'dist/index.d.ts',
       'dist/index.js',
       'dist/zarr_scale_offset.js',

@@ -50,7 +50,7 @@ test('validate: malformed JSON is one error at "" with the position', () => {
 });
 
 test('validate: single codecs, codec lists, short-hand names, data types', () => {
-  assert.deepEqual(z.validate('scale_offset', 'int8'), { valid: true, errors: [], warnings: [] });
+  assert.deepEqual(z.validate('scale_offset', 'int8'), { valid: true, errors: [], warnings: [], decodable: true, unsupported: [] });
   const r = z.validate({ name: 'scale_offset', configuration: { offset: 1.5 } }, 'int16');
   assert.deepEqual(r.errors.map((e) => [e.path, e.code]), [['/configuration/offset', 'invalid_metadata']]);
   const list = [
@@ -134,4 +134,89 @@ test('validate without a data type still checks each configuration (all but its 
     ],
   );
   assert.deepEqual(r.warnings.map((w) => w.code), ['no_data_type']);
+});
+
+// MUST SHOW (issue 13): the documents zarr-python 3.4.2 writes, and one-field-broken variants.
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const fixtures = (dir) => {
+  const base = fileURLToPath(new URL(`../fixtures/metadata/${dir}/`, import.meta.url));
+  return readdirSync(base)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => [f, readFileSync(base + f, 'utf8')]);
+};
+
+test('validate: every valid/ metadata fixture is valid with 0 errors; every invalid/ one is reported at its pointer', () => {
+  const valid = fixtures('valid');
+  let ok = 0;
+  for (const [name, text] of valid) {
+    // As JSON text and as an object: the same report.
+    const r = z.validate(text);
+    assert.deepEqual(r.errors, [], name);
+    assert.equal(r.valid, true, name);
+    assert.equal(r.decodable, r.unsupported.length === 0, name);
+    assert.deepEqual(z.validate(JSON.parse(text)), r, name);
+    ok++;
+  }
+  const invalid = fixtures('invalid');
+  let atPointer = 0;
+  for (const [name, text] of invalid) {
+    const { document, pointer } = JSON.parse(text);
+    const r = z.validate(document);
+    assert.equal(r.valid, false, name);
+    assert.equal(r.decodable, false, name);
+    const hit = r.errors.some((e) => e.path === pointer || e.path.startsWith(`${pointer}/`));
+    assert.ok(hit, `${name}: want an error at ${pointer}, got ${JSON.stringify(r.errors)}`);
+    atPointer++;
+  }
+  console.log(`metadata fixtures: ${ok} of ${valid.length} valid documents valid with 0 errors; ${atPointer} of ${invalid.length} invalid documents reported at their pointer`);
+  assert.deepEqual([ok, atPointer], [11, 13]);
+});
+
+test('validate: valid but not decodable here is listed under unsupported; decodeChunk still throws', () => {
+  const [, text] = fixtures('valid').find(([n]) => n === 'v3_sharded_so_cast.json');
+  const r = z.validate(text);
+  assert.equal(r.valid, true);
+  assert.equal(r.decodable, false);
+  assert.deepEqual(
+    r.unsupported.map((u) => [u.path, u.code]),
+    [
+      ['/codecs/0', 'unsupported_codec'],
+      ['/codecs/0/configuration/codecs/3', 'unsupported_codec'],
+      ['/codecs/0/configuration/index_codecs/1', 'unsupported_codec'],
+    ],
+  );
+  assert.throws(() => z.decodeChunk(text, new Uint8Array(4)), (e) => e.code === 'unsupported_codec' && e.message.startsWith('/codecs/0:'));
+  // A broken scale_offset inside the shard is an error at its pointer.
+  const broken = JSON.parse(text);
+  broken.codecs[0].configuration.codecs[0].configuration.scale = 0;
+  assert.deepEqual(
+    z.validate(broken).errors.map((e) => [e.path, e.code]),
+    [['/codecs/0/configuration/codecs/0/configuration/scale', 'invalid_metadata']],
+  );
+  // bool: valid, a warning that values are not checked, not decodable.
+  const [, b] = fixtures('valid').find(([n]) => n === 'v3_bool.json');
+  const rb = z.validate(b);
+  assert.equal(rb.valid, true);
+  assert.deepEqual(rb.warnings.map((w) => [w.path, w.code]), [['/data_type', 'unchecked_data_type']]);
+  assert.deepEqual(rb.unsupported.map((u) => [u.path, u.code]), [['/data_type', 'unsupported_data_type'], ['/codecs/1', 'unsupported_codec']]);
+  // Our own documents are decodable; a codec no spec defines stays an error.
+  const ours = doc('float32', 0, [{ name: 'scale_offset', configuration: { scale: 2 } }, { name: 'bytes', configuration: { endian: 'little' } }]);
+  assert.deepEqual(z.validate(ours), { valid: true, errors: [], warnings: [], decodable: true, unsupported: [] });
+  const unknown = z.validate({ ...ours, codecs: [...ours.codecs, { name: 'gzip2' }] });
+  assert.deepEqual([unknown.valid, unknown.errors.map((e) => [e.path, e.code])], [false, [['/codecs/2', 'unsupported_codec']]]);
+});
+
+test('validate: the metadata_errors vectors are still all invalid', () => {
+  const cases = JSON.parse(readFileSync(fileURLToPath(new URL('../fixtures/vectors/metadata_errors.json', import.meta.url)), 'utf8'));
+  let invalid = 0;
+  for (const c of cases) {
+    const r = z.validate(c.metadata);
+    assert.equal(r.valid, false, c.id);
+    invalid++;
+  }
+  console.log(`metadata_errors: ${invalid} of ${cases.length} vectors invalid`);
+  assert.equal(invalid, cases.length);
 });

@@ -73,7 +73,7 @@ test('vite build in Chromium: zarrita + register read the v3 fixedscaleoffset st
   const r = await page.evaluate(() => window.__vite);
   await page.screenshot({ path: artifact('vite-app.png') });
   assert.equal(r.error, undefined, r.error);
-  assert.deepEqual(r.registered, ['scale_offset', 'cast_value', 'cf.scale_offset', 'numcodecs.fixedscaleoffset']);
+  assert.deepEqual(r.registered, ['scale_offset', 'cast_value', 'cf.scale_offset', 'numcodecs.fixedscaleoffset', 'numcodecs.fixedscaleoffset.v2']);
   for (const [where, name, got] of [
     ['page', 'topobathy_v3_numcodecs_fixedscaleoffset.zarr', r.page],
     ['worker', 'topobathy.zarr', r.worker],

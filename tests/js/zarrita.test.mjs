@@ -15,29 +15,30 @@ import path from 'node:path';
 
 import * as zarr from 'zarrita';
 import * as z from 'zarr-scale-offset';
-import { register, codecEntries, codecNames, ENCODED_META } from 'zarr-scale-offset/zarrita';
+import { register, codecEntries, codecNames, ENCODED_META, V2_FIXEDSCALEOFFSET, keepV2Filters, errorCode } from 'zarr-scale-offset/zarrita';
 
 import { loadFamily, hexToBytes, storedToMemory, compareMemory, typedFromBytes, DTYPES } from './helpers.mjs';
 import { STORES, STORE_NAMES, memStore, dirStore, expectedOf, compareArrays, viewBytes } from './zarrita-helpers.mjs';
 
 // zarrita's own codecs, saved before register() replaces them.
 const BUILTIN = new Map(zarr.registry);
+const NAMES = [...codecNames, V2_FIXEDSCALEOFFSET];
 let OURS;
 
 function useBuiltins() {
-  for (const n of codecNames) {
+  for (const n of NAMES) {
     if (BUILTIN.has(n)) zarr.registry.set(n, BUILTIN.get(n));
     else zarr.registry.delete(n);
   }
 }
 function useOurs() {
-  for (const n of codecNames) zarr.registry.set(n, OURS.get(n));
+  for (const n of NAMES) zarr.registry.set(n, OURS.get(n));
 }
 
 before(async () => {
   const names = await register(zarr.registry);
-  assert.deepEqual(names, ['scale_offset', 'cast_value', 'cf.scale_offset', 'numcodecs.fixedscaleoffset']);
-  OURS = new Map(codecNames.map((n) => [n, zarr.registry.get(n)]));
+  assert.deepEqual(names, ['scale_offset', 'cast_value', 'cf.scale_offset', 'numcodecs.fixedscaleoffset', 'numcodecs.fixedscaleoffset.v2']);
+  OURS = new Map(NAMES.map((n) => [n, zarr.registry.get(n)]));
 });
 
 async function readArray(store) {
@@ -65,15 +66,16 @@ function why(e) {
 // ---------------------------------------------------------------------------------------------
 // 1. contract
 
-test('register: needs a registry; sets the four names; the loaders give our entries', async () => {
-  await assert.rejects(() => register(), TypeError);
-  await assert.rejects(() => register({}), /zarr\.registry/);
+test('register: needs a registry; sets the five names; the loaders give our entries', async () => {
+  assert.throws(() => register(), TypeError);
+  assert.throws(() => register({}), /zarr\.registry/);
   const reg = new Map();
   const names = await register(reg);
   assert.deepEqual([...reg.keys()], names);
+  assert.equal(names.at(-1), V2_FIXEDSCALEOFFSET);
   for (const n of names) {
     const entry = await reg.get(n)();
-    assert.equal(entry, codecEntries[n]);
+    if (n !== V2_FIXEDSCALEOFFSET) assert.equal(entry, codecEntries[n]);
     assert.equal(entry.kind, 'array_to_array');
     assert.equal(typeof entry.fromConfig, 'function');
   }
@@ -275,17 +277,38 @@ for (const family of FAMILIES) {
   });
 }
 
-// v2: zarrita rewrites a fixedscaleoffset filter of a .zarray into scale_offset + cast_value. We
-// read that rewrite with numcodecs' semantics. Every fixedscaleoffset vector written as a v2
-// array (its numpy dtype spellings), once with its own fill value and once with fill "NaN".
-function v2Store(v, fill) {
+// v2: zarrita rewrites a fixedscaleoffset filter of a .zarray into scale_offset + cast_value and
+// tells a codec nothing about the format. Through keepV2Filters(store) the filter reaches us whole
+// and decodes as numcodecs does; without it, the rewrite means what the v3 specifications say.
+// Every fixedscaleoffset vector written as a v2 array (its numpy dtype spellings), once with its
+// own fill value and once with fill "NaN".
+function v2Filter(v) {
   const conf = v.metadata.codecs[0].configuration;
   const filter = { id: 'fixedscaleoffset', scale: conf.scale, offset: conf.offset };
   if (conf.dtype != null) filter.dtype = conf.dtype;
   if (conf.astype != null) filter.astype = conf.astype;
-  const np = { float64: '<f8', float32: '<f4', float16: '<f2', int32: '<i4', int16: '<i2', uint16: '<u2', uint8: '|u1', int8: '|i1' }[v.metadata.data_type];
-  const zarray = { zarr_format: 2, shape: v.metadata.shape, chunks: v.metadata.shape, dtype: np, compressor: null, fill_value: fill, order: 'C', filters: [filter] };
+  return filter;
+}
+const NUMPY = { float64: '<f8', float32: '<f4', float16: '<f2', int32: '<i4', int16: '<i2', uint16: '<u2', uint8: '|u1', int8: '|i1' };
+const ZARR_NAME = { f8: 'float64', f4: 'float32', f2: 'float16', i8: 'int64', i4: 'int32', i2: 'int16', i1: 'int8', u8: 'uint64', u4: 'uint32', u2: 'uint16', u1: 'uint8' };
+
+function v2Store(v, fill) {
+  const np = NUMPY[v.metadata.data_type];
+  const zarray = { zarr_format: 2, shape: v.metadata.shape, chunks: v.metadata.shape, dtype: np, compressor: null, fill_value: fill, order: 'C', filters: [v2Filter(v)] };
   return memStore({ '.zarray': JSON.stringify(zarray), '.zattrs': '{}', 0: hexToBytes(v.encoded) });
+}
+
+// The v3 document zarrita 0.7.5's v2ToV3ArrayMetadata makes of that .zarray (util.ts, copied
+// rule by rule: scale_offset {scale, offset}, then cast_value {astype, nearest-even, wrap} unless
+// astype is missing or equals dtype; numpy names as zarr names), for decodeChunk.
+function zarritaRewrite(v, fill) {
+  const f = v2Filter(v);
+  const np = NUMPY[v.metadata.data_type];
+  const codecs = [{ name: 'scale_offset', configuration: { scale: f.scale, offset: f.offset } }];
+  const astype = f.astype ?? f.dtype;
+  if (astype !== undefined && astype !== np) codecs.push({ name: 'cast_value', configuration: { data_type: ZARR_NAME[astype.replace(/^[<>|]/, '')], rounding: 'nearest-even', out_of_range: 'wrap' } });
+  codecs.push({ name: 'bytes', configuration: { endian: 'little' } });
+  return { zarr_format: 3, node_type: 'array', shape: v.metadata.shape, data_type: v.metadata.data_type, chunk_grid: { name: 'regular', configuration: { chunk_shape: v.metadata.shape } }, chunk_key_encoding: { name: 'v2', configuration: { separator: '.' } }, fill_value: fill, codecs };
 }
 
 // zarrita only accepts numpy spellings ("<u2", "|u1") in a v2 filter.
@@ -294,7 +317,7 @@ const numpySpelled = (v) => {
   return [c.dtype, c.astype].every((s) => s == null || /^[<>|]/.test(s)) && HOLDS.has(v.metadata.data_type);
 };
 
-test('v2 .zarray with a fixedscaleoffset filter (own fill and NaN fill): numcodecs values through zarrita + register', async (t) => {
+test('v2 .zarray with a fixedscaleoffset filter through keepV2Filters (own fill and NaN fill): numcodecs values through zarrita + register', async (t) => {
   useOurs();
   const vectors = loadFamily('fixedscaleoffset').filter(numpySpelled);
   assert.ok(vectors.length >= 20);
@@ -302,7 +325,7 @@ test('v2 .zarray with a fixedscaleoffset filter (own fill and NaN fill): numcode
   for (const v of vectors) {
     const floaty = v.metadata.data_type.startsWith('float');
     for (const fill of floaty ? [v.metadata.fill_value, 'NaN'] : [v.metadata.fill_value]) {
-      const r = await attempt(() => readArray(v2Store(v, fill)));
+      const r = await attempt(() => readArray(keepV2Filters(v2Store(v, fill))));
       if (!r.ok) failures.push(`${v.id} fill ${fill}: ${why(r.error)}`);
       else {
         const diff = compareMemory(viewBytes(r.value.data), hexToBytes(v.decoded), v.metadata.data_type);
@@ -312,6 +335,35 @@ test('v2 .zarray with a fixedscaleoffset filter (own fill and NaN fill): numcode
   }
   t.diagnostic(`${vectors.length} vectors as v2 arrays`);
   assert.deepEqual(failures, []);
+});
+
+test('v2 .zarray without keepV2Filters: zarrita\'s rewrite is read as the v3 codecs it names (decodeChunk of that document), never guessed to be numcodecs', async (t) => {
+  useOurs();
+  const vectors = loadFamily('fixedscaleoffset').filter(numpySpelled);
+  const failures = [];
+  let numcodecsDiffer = 0;
+  let errors = 0;
+  for (const v of vectors) {
+    const doc = zarritaRewrite(v, v.metadata.fill_value);
+    const want = await attempt(async () => z.decodeChunk(doc, hexToBytes(v.encoded)));
+    const got = await attempt(() => readArray(v2Store(v, v.metadata.fill_value)));
+    if (!want.ok) {
+      errors++;
+      if (got.ok) failures.push(`${v.id}: decodeChunk says ${want.error.code}, zarrita + register read values`);
+      else if (errorCode(got.error) !== want.error.code) failures.push(`${v.id}: ${errorCode(got.error)} where decodeChunk says ${want.error.code}`);
+      continue;
+    }
+    if (!got.ok) {
+      failures.push(`${v.id}: ${why(got.error)}`);
+      continue;
+    }
+    const diff = compareMemory(viewBytes(got.value.data), viewBytes(want.value), v.metadata.data_type);
+    if (diff) failures.push(`${v.id}: ${diff}`);
+    if (compareMemory(viewBytes(got.value.data), hexToBytes(v.decoded), v.metadata.data_type)) numcodecsDiffer++;
+  }
+  t.diagnostic(`${vectors.length} vectors: ${errors} are errors under the v3 codecs, ${numcodecsDiffer} others differ from numcodecs' values (read those with keepV2Filters)`);
+  assert.deepEqual(failures, []);
+  assert.ok(errors + numcodecsDiffer > 0, 'the v3 reading and the numcodecs reading differ somewhere (else this test shows nothing)');
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -396,14 +448,16 @@ test('MUST SHOW: zarrita 0.7.5 built-in codecs differ or fail where peers.md §4
   report(`(e) mri_v2_fixedscaleoffset.zarr with fill_value "NaN": built-in ${e.ok ? 'reads it' : why(e.error)}`);
   assert.ok(!e.ok && /NaN/.test(why(e.error)));
   useOurs();
-  const eo = await readArray(nanFill);
+  const plain = await attempt(() => readArray(nanFill));
+  report(`(e) … with register, without keepV2Filters: ${plain.ok ? 'reads it' : why(plain.error)}`);
+  const eo = await readArray(keepV2Filters(nanFill));
   // expected.bin with the absent chunk (0.3: rows 0-63, cols 192-255) as the new fill value NaN.
   const expMri = new Float32Array(expectedOf('mri_v2_fixedscaleoffset.zarr').bytes.slice().buffer);
   assert.ok(!existsSync(path.join(mri, '0.3')));
   for (let r = 0; r < 64; r++) expMri.fill(NaN, r * 256 + 192, r * 256 + 256);
   const ce = compareArrays(viewBytes(eo.data), viewBytes(expMri), 'float32');
   assert.ok(ce.equal, `register: ${ce.differ} differ, e.g. ${JSON.stringify(ce.first)}`);
-  report('(e) … with register: reads it, equal to expected.bin (the absent chunk 0.3 as NaN)');
+  report('(e) … with register and keepV2Filters: reads it, equal to expected.bin (the absent chunk 0.3 as NaN)');
 
   // (e') the fixedscaleoffset vectors written as v2 arrays: zarrita's rewrite to scale_offset +
   // cast_value(nearest-even, wrap) with its own codecs, against numcodecs' values.
@@ -417,7 +471,7 @@ test('MUST SHOW: zarrita 0.7.5 built-in codecs differ or fail where peers.md §4
     else if (compareMemory(viewBytes(r.value.data), hexToBytes(v.decoded), v.metadata.data_type)) v2wrong++;
   }
   useOurs();
-  report(`(e') ${v2vectors.length} fixedscaleoffset vectors as v2 .zarray arrays (own fill values): built-in ${v2wrong} wrong values, ${v2throw} throw; register 0 wrong (test above, also with fill NaN)`);
+  report(`(e') ${v2vectors.length} fixedscaleoffset vectors as v2 .zarray arrays (own fill values): built-in ${v2wrong} wrong values, ${v2throw} throw; register + keepV2Filters 0 wrong (test above, also with fill NaN)`);
   assert.ok(v2wrong + v2throw > 0);
 
   // (f) a data type zarrita cannot hold, as the stored type: float32 -> cast_value(bfloat16).

@@ -2,23 +2,45 @@
 // through the package's exports map. `tsc -p tests/types-zarrita` must pass (tests/js/zarrita-types.test.mjs).
 import * as zarr from 'zarrita';
 import {
+  openCF,
   register,
   codecEntries,
   codecNames,
   ENCODED_META,
+  V2_FIXEDSCALEOFFSET,
+  keepV2Filters,
+  errorCode,
+  type RegisteredCodecName,
   type ZarritaCodecName,
   type ZarritaChunkMetadata,
 } from 'zarr-scale-offset/zarrita';
+import { errorCode as coreErrorCode } from 'zarr-scale-offset';
 
 export async function main(url: string): Promise<Float32Array> {
-  const names: ZarritaCodecName[] = await register(zarr.registry);
+  const names: RegisteredCodecName[] = await register(zarr.registry);
   void names;
   const first: ZarritaCodecName = codecNames[0];
   void first;
-  const arr = await zarr.open(new zarr.FetchStore(url), { kind: 'array' });
+  const v2: RegisteredCodecName = V2_FIXEDSCALEOFFSET;
+  void v2;
+  // keepV2Filters keeps the store's type: zarr.open and zarr.withConsolidatedMetadata take it
+  const store: zarr.FetchStore = keepV2Filters(new zarr.FetchStore(url));
+  const arr = await zarr.open(store, { kind: 'array' });
   if (!arr.is('float32')) throw new Error(`expected float32, got ${arr.dtype}`);
-  const chunk = await zarr.get(arr);
-  return chunk.data;
+  try {
+    const chunk = await zarr.get(arr);
+    return chunk.data;
+  } catch (e) {
+    const code: string | undefined = errorCode(e) ?? coreErrorCode(e);
+    throw new Error(`failed: ${code}`);
+  }
+}
+
+// Not awaiting register is allowed (the entries are set at once).
+export function fireAndForget(): void {
+  void register(zarr.registry);
+  // @ts-expect-error: not a store
+  keepV2Filters(42);
 }
 
 // A registry of your own works too.
@@ -40,4 +62,17 @@ export function byHand(meta: ZarritaChunkMetadata): number {
   // @ts-expect-error: not a codec name
   void codecEntries.gzip;
   return out.shape[0];
+}
+
+// openCF: the result is still a zarrita array (zarr.get and is() type-check), with a `cf` property.
+export async function cf(url: string): Promise<Float64Array> {
+  const raw = await zarr.open(new zarr.FetchStore(url), { kind: 'array' });
+  const t2m = await openCF(raw, { useZarrFillValueAsMask: true, onWarning: (w) => console.warn(w.pointer, w.message) });
+  const packed: string | undefined = t2m.cf?.packedDataType;
+  void packed;
+  if (!t2m.is('float64')) throw new Error(`expected float64, got ${t2m.dtype}`);
+  const { data } = await zarr.get(t2m, [zarr.slice(0, 10), null]);
+  // @ts-expect-error: zarrFormat is 2 or 3
+  await openCF(raw, { zarrFormat: 4 });
+  return data;
 }

@@ -19,6 +19,7 @@ import {
   type DataTypeName,
   type ErrorCode,
   type TypedArrayFor,
+  type Codec,
   type ZarrScaleOffsetError,
 } from 'zarr-scale-offset';
 
@@ -46,6 +47,31 @@ export async function usage(): Promise<void> {
   encode('scale_offset', 'int64', new Float64Array(1));
   // @ts-expect-error: not a typed array
   encode('scale_offset', 'float32', [1, 2, 3]);
+  // @ts-expect-error: a misspelt data type name
+  encode('scale_offset', 'flaot32', new Float32Array(1));
+  // @ts-expect-error: a misspelt data type name (decode)
+  decode('scale_offset', 'flaot32', new Float32Array(1));
+  // @ts-expect-error: a misspelt rounding of cast_value
+  encode({ name: 'cast_value', configuration: { data_type: 'uint8', rounding: 'up' } }, 'float64', new Float64Array(1));
+  // @ts-expect-error: a misspelt rounding of cast_value, in a list
+  decode([{ name: 'scale_offset', configuration: { offset: 1 } }, { name: 'cast_value', configuration: { data_type: 'uint8', rounding: 'up' } }], 'float64', new Uint8Array(1));
+  // @ts-expect-error: a misspelt out_of_range (bind)
+  bind({ name: 'cast_value', configuration: { data_type: 'uint8', out_of_range: 'saturate' } }, 'float64');
+  // @ts-expect-error: a misspelt data type (typedArrayKind)
+  typedArrayKind('flaot32');
+  // Data types as JSON text, and as a string known only at run time, are accepted.
+  encode('scale_offset', '"float32"', new Float32Array(1));
+  decode('scale_offset', '{"name":"float32"}', new Float32Array(1));
+  const runtimeName: string = 'uint8';
+  typedArrayKind(runtimeName);
+  typedArrayKind('{"name":"int4"}');
+  encodedDataType('scale_offset', runtimeName);
+  bind('scale_offset', runtimeName, { fill: 0 }).free();
+  // Codecs lists held in variables, JSON text and unknown codecs stay untyped.
+  const list: Codec[] = [{ name: 'cast_value', configuration: { data_type: 'uint8' } }];
+  encode(list, 'float64', new Float64Array(1));
+  encode([{ name: 'bitround', configuration: { keepbits: 3 } }], 'float32', new Float32Array(1));
+  encode({ name: 'cast_value', configuration: { data_type: 'uint8', rounding: 'towards-zero', scalar_map: { encode: [['NaN', 0]], decode: [[0, 'NaN']] } } }, 'float64', new Float64Array(1));
 
   // A data type only known at run time: any of the kinds.
   const name: string = 'float32';

@@ -154,9 +154,15 @@ pub struct Report {
     pub errors: Vec<Diag>,
     /// Lenient forms accepted on read and other things worth saying.
     pub warnings: Vec<Diag>,
+    /// What is valid but this package cannot run: a codec or data type that a spec or a known
+    /// extension defines and this crate does not implement (`unsupported_codec`,
+    /// `unsupported_data_type`). Not an error of the metadata; the strict API still fails on it.
+    pub unsupported: Vec<Diag>,
     first: Option<Error>,
     /// Errors found past the listed ones.
     unlisted: usize,
+    /// Unsupported entries found past the listed ones.
+    unlisted_unsupported: usize,
 }
 
 /// Pushes `d` onto `list` while it holds fewer than [`MAX_LISTED`]; then, once, an entry that
@@ -185,13 +191,28 @@ fn list(
 impl Report {
     /// Records an error.
     pub fn error(&mut self, e: Error) {
+        self.record(e, false);
+    }
+    /// Records something valid that this crate cannot run (see [`Report::unsupported`]).
+    pub fn unsupported(&mut self, e: Error) {
+        self.record(e, true);
+    }
+    fn record(&mut self, e: Error, unsupported: bool) {
         let d = Diag {
             path: e.path.clone().unwrap_or_default(),
             code: e.code.as_str(),
             message: e.detail().to_string(),
         };
-        if list(&mut self.errors, d, "errors", e.code.as_str()).is_err() {
-            self.unlisted += 1;
+        let (to, what, unlisted) = match unsupported {
+            true => (
+                &mut self.unsupported,
+                "unsupported entries",
+                &mut self.unlisted_unsupported,
+            ),
+            false => (&mut self.errors, "errors", &mut self.unlisted),
+        };
+        if list(to, d, what, e.code.as_str()).is_err() {
+            *unlisted += 1;
         }
         if self.first.is_none() {
             self.first = Some(e);
@@ -217,21 +238,53 @@ impl Report {
             }
         }
     }
-    /// Whether no error was recorded.
+    /// Whether no error was recorded: the metadata is valid.
     pub fn is_ok(&self) -> bool {
         self.errors.is_empty()
+    }
+    /// Valid, and nothing in it is unsupported: this crate can decode it.
+    pub fn is_decodable(&self) -> bool {
+        self.errors.is_empty() && self.unsupported.is_empty()
+    }
+    /// Errors and unsupported entries so far (to tell whether a step added either).
+    pub fn blocked_count(&self) -> usize {
+        // As in `error_count`, a "more were found" entry stands for one unlisted entry.
+        self.error_count() + self.unsupported.len() + self.unlisted_unsupported.saturating_sub(1)
     }
     /// The number of errors so far (to tell whether a step added any).
     pub fn error_count(&self) -> usize {
         // The "more were found" entry stands for one of the unlisted errors.
         self.errors.len() + self.unlisted.saturating_sub(1)
     }
-    /// `Ok(v)` when there is no error and `v` is `Some`; else the first error.
+    /// `Ok(v)` when there is no error, nothing unsupported and `v` is `Some`; else the first
+    /// error or unsupported entry, whichever was recorded first.
     pub fn into_result<T>(self, v: Option<T>) -> Result<T> {
         match (self.first, v) {
             (None, Some(v)) => Ok(v),
             (Some(e), _) => Err(e),
             (None, None) => Err(Error::new(ErrorCode::InvalidMetadata, "invalid metadata")),
+        }
+    }
+    /// Rewrites every JSON pointer with `f` (which must leave a rewritten pointer as it is):
+    /// the pointers of the Zarr v3 translation of a v2 document become pointers into the v2
+    /// document.
+    pub fn remap_paths(&mut self, f: impl Fn(&str) -> String) {
+        let all = self
+            .errors
+            .iter_mut()
+            .chain(&mut self.warnings)
+            .chain(&mut self.unsupported);
+        for d in all {
+            d.path = f(&d.path);
+        }
+        if let Some(e) = &mut self.first {
+            if let Some(p) = &e.path {
+                let new = f(p);
+                if &new != p {
+                    e.message = format!("{}: {}", show_pointer(&new), e.detail());
+                    e.path = Some(new);
+                }
+            }
         }
     }
     /// The warnings as [`Warning`]s.
