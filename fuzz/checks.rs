@@ -9,7 +9,7 @@ use zarr_scale_offset::args::parse_array_codecs;
 use zarr_scale_offset::chain::check_in_memory;
 use zarr_scale_offset::dtype::ALL;
 use zarr_scale_offset::json::{self, Json};
-use zarr_scale_offset::metadata::parse_array_meta_text;
+use zarr_scale_offset::metadata::{ignored_member, parse_array_meta_text};
 use zarr_scale_offset::{
     array_data_type, decode, decode_chunk, encode, encode_chunk, encoded_data_type, from_cf,
     from_fixed_scale_offset, metadata_warnings, validate, DataType, ErrorCode,
@@ -35,6 +35,8 @@ pub fn json_validate(data: &[u8]) {
         let again = json::parse(&doc.to_json_string()).expect("the writer's output parses");
         assert_eq!(&again, doc, "JSON writer round trip");
     }
+    skipping_agrees(&text, &parsed);
+    ignored_members(sel, &text);
 
     let report = validate(&text, dt);
     for d in report.errors.iter().chain(report.warnings.iter()) {
@@ -274,5 +276,94 @@ pub fn from_fixed_bytes(data: &[u8]) {
             ALL.iter().any(|t| binds(t.name())),
             "{config} ({dt:?}) -> {out} binds to no data type"
         ),
+    }
+}
+
+/// Skip-parsing (what `validate` and every metadata reader use) agrees with the full parse: the
+/// same verdict, the same error, the same duplicated keys (pointers, in order) while fewer than
+/// `MAX_SKIPPED_DUPLICATES` are found; only the cap on built values may refuse a full parse
+/// that the skipping one accepts.
+fn skipping_agrees(text: &str, full: &zarr_scale_offset::Result<Json>) {
+    let skipped = json::parse_ignoring(text, ignored_member);
+    match (full, &skipped) {
+        (Ok(f), Ok(s)) => {
+            let want = f.duplicate_key_pointers();
+            if want.len() < json::skip::MAX_SKIPPED_DUPLICATES {
+                assert_eq!(
+                    want,
+                    s.duplicate_key_pointers(),
+                    "duplicate keys found by skipping"
+                );
+            }
+        }
+        (Err(a), Err(b)) => assert_eq!(a, b, "skip-parse error"),
+        (Err(a), Ok(_)) => assert!(
+            a.code == ErrorCode::InvalidMetadata && a.message.contains("JSON values"),
+            "only the value cap may differ: {a}"
+        ),
+        (Ok(_), Err(b)) => panic!("skip-parse refused what parses: {b}"),
+    }
+}
+
+const IGNORED_BASE: &str = r#"{"zarr_format":3,"node_type":"array","shape":[4],"data_type":"float32","chunk_grid":{"name":"regular","configuration":{"chunk_shape":[4]}},"chunk_key_encoding":{"name":"default"},"fill_value":0,"codecs":[{"name":"scale_offset","configuration":{"offset":1000,"scale":10}},{"name":"cast_value","configuration":{"data_type":"int16"}},{"name":"bytes","configuration":{"endian":"little"}}]"#;
+
+/// Structure-aware: the fuzz text, repeated `1 + sel % 32` times, becomes the contents of an
+/// ignored member of a good document (`attributes`, or an extension with `must_understand:
+/// false`), when it is a JSON value. What an ignored member holds never changes a decoded chunk:
+/// the document decodes exactly as without it, unless the whole text does not parse (nesting
+/// too deep: the same error as the full parse) or holds a duplicated key (`invalid_metadata` at
+/// the first duplicate's pointer).
+fn ignored_members(sel: u8, text: &str) {
+    // Only a complete JSON value: other text could close the member and inject read members.
+    if json::parse(text).is_err() {
+        return;
+    }
+    let k = 1 + usize::from(sel) % 32;
+    let inner = vec![text; k].join(",");
+    let doc = match sel / 32 % 4 {
+        0 => format!(r#"{IGNORED_BASE},"attributes":{{"x":[{inner}]}}}}"#),
+        1 => format!(r#"{IGNORED_BASE},"attributes":{{"x":{text},"y":[{inner}]}}}}"#),
+        2 => format!(r#"{IGNORED_BASE},"ext":{{"must_understand":false,"v":[{inner}]}}}}"#),
+        _ => format!(r#"{IGNORED_BASE},"ext":{{"v":[{inner}],"must_understand":false}}}}"#),
+    };
+    let stored: Vec<u8> = [0i16, 5, -10, 20]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    let want: Vec<u8> = [1000f32, 1000.5, 999.0, 1002.0]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    let got = decode_chunk(&doc, &stored);
+    let valid = validate(&doc, None).is_ok();
+    match json::parse(&doc) {
+        Err(e) if e.message.contains("JSON values") => {
+            // Only the full parse builds values: the skipping reader may accept.
+            if let Ok(out) = &got {
+                assert_eq!(out, &want);
+            }
+        }
+        Err(e) => {
+            let g = got.expect_err("a document that does not parse decodes");
+            assert_eq!(g, e, "the error of the full parse");
+            assert!(!valid);
+        }
+        Ok(full) => {
+            let dups = full.duplicate_key_pointers();
+            match dups.first() {
+                None => {
+                    assert_eq!(got.expect("an ignored member changed the verdict"), want);
+                    assert!(valid, "validate rejects what decodes");
+                }
+                Some(first) => {
+                    let g = got.expect_err("a duplicated key inside an ignored member decodes");
+                    assert_eq!(g.code, ErrorCode::InvalidMetadata);
+                    if dups.len() < json::skip::MAX_SKIPPED_DUPLICATES {
+                        assert_eq!(g.path.as_deref(), Some(first.as_str()), "{g}");
+                    }
+                    assert!(!valid);
+                }
+            }
+        }
     }
 }

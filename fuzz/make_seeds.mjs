@@ -80,6 +80,30 @@ for (const f of fso) for (const sel of [ti('float64'), ti('float32'), ti('int16'
 for (const t of ['[[[[[[[[[[]]]]]]]]]]', '{"a":1,"a":2}', '"\\ud800"', '1e400', '-0', '{"zarr_format":3}', '']) {
   add('json_validate', cat(26, text(t)));
 }
+// Duplicate keys and ignored members (attributes, extensions, unknown .zarray keys): whole
+// documents, and JSON values that json_validate also embeds in an ignored member of a good
+// document, repeated 1 + (selector % 32) times (selectors 0..127 pick the repeat and the place).
+const good = JSON.parse(readFileSync(path.join(ROOT, 'tests', 'fixtures', 'stores', 'jacksboro_dem.zarr', 'zarr.json'), 'utf8'));
+const withMember = (extra) => JSON.stringify({ ...good, attributes: {} }).slice(0, -1) + extra + '}';
+const nested = '[1,{"k":[{"q":1,"q":2}],"k":0},[[{"a":{"b":{"c":1,"c":[2]}}}]],"\\u0061",{"a":1,"\\u0061":2}]';
+for (const extra of [
+  ',"attributes":{"a":1,"a":2}',
+  `,"attributes":{"x":${nested},"y":{"m~n":{"a/b":1,"a/b":2}}}`,
+  ',"ext":{"must_understand":false,"v":[{"q":0,"q":0}],"v":1}',
+  `,"ext":{"v":${nested},"must_understand":false}`,
+  ',"foo":[1,2,{"k":1,"k":1}]',
+  `,"attributes":{"deep":${'['.repeat(124)}${']'.repeat(124)}}`,
+  `,"attributes":{"deep":${'['.repeat(126)}${']'.repeat(126)}}`,
+  `,"attributes":{"n":[${Array.from({ length: 400 }, (_, i) => `${i}.5e-3`).join(',')}]}`,
+]) {
+  add('json_validate', cat(26, text(withMember(extra).replace(',"attributes":{}', ''))));
+}
+for (const [sel, value] of [
+  [0, '{"a":1,"a":2}'], [33, nested], [66, '{"k":[{"q":1}],"z":[{"q":1,"q":1}]}'], [127, '[0.5,"s",null,true]'],
+  [5, `${'['.repeat(120)}1${']'.repeat(120)}`], [31, '{"a":{"a":{"a":1,"a":2}},"b":"\\ud83d\\ude00"}'],
+]) {
+  add('json_validate', cat(sel, text(value)));
+}
 
 // from_cf: [packed type][attribute type][attrs JSON].
 const cfAttrs = [

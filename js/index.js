@@ -469,22 +469,39 @@ function bytesOf(a) {
   return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 }
 
-// Per zarr.json text (most recent last, at most 16, like the bound chains in wasm): its data type
-// name, typed-array kind, elements per chunk and bytes per stored element, so that a chunk call
-// passes the text to wasm once.
-const CHUNK_INFO_SIZE = 16;
+// Per zarr.json text (most recent last): its data type name, typed-array kind, elements per chunk
+// and bytes per stored element, so that a chunk call passes the text to wasm once. Bounded by
+// bytes, like the bound chains in wasm: a text of more than CHUNK_INFO_MAX_TEXT UTF-16 units
+// (128 KiB) is never kept, and the texts kept hold at most CHUNK_INFO_MAX_BYTES (1 MiB, at 2
+// bytes per unit plus 256 per entry) in all.
+const CHUNK_INFO_MAX_TEXT = 64 * 1024;
+const CHUNK_INFO_MAX_BYTES = 1 << 20;
 const chunkInfoCache = new Map();
+let chunkInfoBytes = 0;
+const chunkInfoCost = (m) => 2 * m.length + 256;
 
 function chunkInfo(m) {
   let info = chunkInfoCache.get(m);
   if (info === undefined) {
-    const name = wasm.arrayDataType(m);
     const layout = wasm.chunkLayout(m);
+    const name = layout.dataType;
     info = { name, kind: kindOf(name), n: layout.elements, decodedSize: layout.decodedSize, storedSize: layout.storedSize };
-    if (chunkInfoCache.size >= CHUNK_INFO_SIZE) chunkInfoCache.delete(chunkInfoCache.keys().next().value);
-    chunkInfoCache.set(m, info);
+    if (m.length <= CHUNK_INFO_MAX_TEXT) {
+      chunkInfoBytes += chunkInfoCost(m);
+      for (const old of chunkInfoCache.keys()) {
+        if (chunkInfoBytes <= CHUNK_INFO_MAX_BYTES) break;
+        chunkInfoCache.delete(old);
+        chunkInfoBytes -= chunkInfoCost(old);
+      }
+      chunkInfoCache.set(m, info);
+    }
   }
   return info;
+}
+
+/** @internal For tests: the number of texts the chunk-info cache holds and their estimated bytes. */
+export function _chunkInfoCacheUsage() {
+  return { entries: chunkInfoCache.size, bytes: chunkInfoBytes };
 }
 
 // Wraps the bytes returned by wasm (a fresh Uint8Array) as a typed array of `kind`, copying into

@@ -88,7 +88,7 @@ pub fn parse_data_type_arg(text: &str) -> Result<DataType> {
 /// Every problem is reported; lenient forms accepted on read are warnings.
 pub fn validate(text: &str, data_type: Option<&str>) -> Report {
     let mut r = Report::default();
-    let doc = match parse(text) {
+    let doc = match crate::metadata::parse_document(text) {
         Ok(d) => d,
         Err(e) => {
             r.error(e);

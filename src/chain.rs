@@ -131,6 +131,12 @@ pub struct ArrayChain {
     plan: PerDirection<Plan>,
 }
 
+/// The most array -> array codecs a chain may have. The spec sets no limit; this one bounds
+/// what a document can make every chunk cost (each codec is a pass over the chunk). More is
+/// `invalid_metadata` at the first codec past the limit, for `validate`, the bind API, the
+/// typed-array API and the chunk API alike (they all bind through [`ArrayChain::bind`]).
+pub const MAX_ARRAY_CODECS: usize = 64;
+
 fn entry_pointer(base: &str, index: usize) -> String {
     if index == usize::MAX {
         base.to_string()
@@ -197,6 +203,16 @@ impl ArrayChain {
         fill: Option<u64>,
         report: &mut Report,
     ) -> (Option<ArrayChain>, Option<DataType>) {
+        if let Some(e) = entries.get(MAX_ARRAY_CODECS) {
+            report.error(Error::metadata(
+                &entry_pointer(base, e.index),
+                format!(
+                    "a chain may have at most {MAX_ARRAY_CODECS} array->array codecs; this one has {}",
+                    entries.len()
+                ),
+            ));
+            return (None, None);
+        }
         let errors_before = report.error_count();
         let mut cur = dtype;
         let mut cur_fill = fill;

@@ -91,7 +91,7 @@ pub fn encoded_data_type(codecs: &str, data_type: &str) -> Result<DataType> {
 /// (e.g. `"+Infinity"`, `1000.0` for an integer type), each with its JSON pointer and the strict
 /// spelling to write instead. An invalid document is an error.
 pub fn metadata_warnings(metadata: &str) -> Result<Vec<Warning>> {
-    let doc = json::parse(metadata)?;
+    let doc = metadata::parse_document(metadata)?;
     let mut r = error::Report::default();
     let m = metadata::parse_any_array_meta(&doc, &mut r);
     let warnings = r.lenient();

@@ -8,7 +8,7 @@ use crate::dtype::DataType;
 use crate::error::{Error, ErrorCode, Report, Result};
 use crate::json::data_type::{check_other_fill, read_array_data_type, ArrayType};
 use crate::json::fields::{must_be, report_duplicates};
-use crate::json::{parse, pointer_index, Fields, Json, Quoted};
+use crate::json::{parse_ignoring, pointer_index, Fields, Json, Member, Quoted};
 
 /// The parts of a zarr.json array document a chunk needs.
 #[derive(Debug)]
@@ -269,6 +269,31 @@ fn chunk_grid(g: &Json, dims: Option<usize>, report: &mut Report) -> Option<usiz
     Some(len)
 }
 
+/// The keys of a codec object (read when `validate` is given one codec).
+const CODEC_KEYS: [&str; 3] = ["name", "configuration", "must_understand"];
+
+/// Whether the readers of an array document (v3 or v2) and of a codec object never read a
+/// member, so that [`parse_document`] skips it (checking its syntax and duplicated keys only):
+/// `attributes` when it is an object; the value of an unknown top-level key when it is an array
+/// (v3 rejects it; v2 ignores it); and every member but `must_understand` of an unknown
+/// top-level object (a v3 extension, or an unknown `.zarray` key).
+pub fn ignored_member(m: &Member) -> bool {
+    let known = |k: &str| {
+        ARRAY_KEYS.contains(&k) || crate::v2::KEYS.contains(&k) || CODEC_KEYS.contains(&k)
+    };
+    match m.parent {
+        None => (m.key == "attributes" && m.object) || (!known(m.key) && !m.object),
+        Some(p) => !known(p) && m.key != "must_understand",
+    }
+}
+
+/// Parses metadata JSON text (an array document, a codecs list or a codec), skipping what
+/// [`ignored_member`] selects: memory stays a small multiple of the text whatever the size of
+/// `attributes`.
+pub fn parse_document(text: &str) -> Result<Json> {
+    parse_ignoring(text, ignored_member)
+}
+
 /// The dimensions of a valid regular chunk grid's `chunk_shape`.
 fn chunk_shape_of(doc: &Json) -> Option<Vec<u64>> {
     let dims = doc
@@ -317,7 +342,7 @@ fn chunk_key_encoding(e: &Json, report: &mut Report) {
 
 /// Parses metadata JSON text into an [`ArrayMeta`]: the first problem is the error.
 pub fn parse_array_meta_text(text: &str) -> Result<ArrayMeta> {
-    let doc = parse(text)?;
+    let doc = parse_document(text)?;
     let mut r = Report::default();
     let m = parse_any_array_meta(&doc, &mut r);
     r.into_result(m)

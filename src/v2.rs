@@ -42,7 +42,7 @@ use crate::json::{
 };
 
 /// The keys of a v2 `.zarray`.
-const KEYS: [&str; 9] = [
+pub(crate) const KEYS: [&str; 9] = [
     "zarr_format",
     "shape",
     "chunks",

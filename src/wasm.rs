@@ -38,16 +38,24 @@ pub fn encoded_data_type(codecs: &str, data_type: &str) -> Result<String, JsValu
 // data moves between JS and wasm memory in tiles, so a chunk is copied in and out once, through
 // cache-sized buffers, with no chunk-sized allocation in wasm memory.
 
-/// Bound chains kept per kind of key (most recently used first).
-const CACHE_SIZE: usize = 16;
+/// The bytes each cache (bound chains per kind of key) may hold, by the estimate of
+/// [`entry_cost`]: the least recently used entries are dropped to stay within it, whatever the
+/// number of entries or the size of the texts the callers send.
+pub const CACHE_MAX_BYTES: usize = 2 << 20;
 
 /// The longest key text (bytes of metadata text, or of codecs plus data type) whose bound chain
-/// is cached. Longer texts are bound on every call and never kept, so the keys held in wasm
-/// memory stay below `CACHE_SIZE` x 64 KiB = 1 MiB per cache, whatever the callers send.
+/// is cached. Longer texts are bound on every call and never kept.
 pub const CACHE_MAX_KEY_BYTES: usize = 64 * 1024;
 
-/// Bound values by key, most recently used first.
-type Cache<K, V> = RefCell<Vec<(K, Rc<V>)>>;
+/// The estimated memory of an entry whose key is `key_bytes` long: the key, a bound chain of at
+/// most about the key's size (its scalars and maps come from the text), and 8 KiB for the plan
+/// (two 256-entry lookup tables at most) and the allocations of each.
+pub fn entry_cost(key_bytes: usize) -> usize {
+    key_bytes.saturating_mul(2).saturating_add(8 * 1024)
+}
+
+/// Bound values by key with their cost, most recently used first.
+type Cache<K, V> = RefCell<Vec<(K, usize, Rc<V>)>>;
 
 thread_local! {
     static CHUNK_CACHE: Cache<String, ArrayMeta> = const { RefCell::new(Vec::new()) };
@@ -56,7 +64,8 @@ thread_local! {
 
 /// The bound value for `key` (`key_bytes` long): from the cache (compared by the full key
 /// text, so a hit is always the same text), else `make()`, kept only when the key is at most
-/// [`CACHE_MAX_KEY_BYTES`] long.
+/// [`CACHE_MAX_KEY_BYTES`] long, dropping the least recently used entries beyond
+/// [`CACHE_MAX_BYTES`].
 fn cached<K: PartialEq, V>(
     cache: &'static std::thread::LocalKey<Cache<K, V>>,
     key_bytes: usize,
@@ -68,32 +77,36 @@ fn cached<K: PartialEq, V>(
     }
     let key = key();
     if let Some(v) = cache.with_borrow_mut(|c| {
-        let i = c.iter().position(|(k, _)| *k == key)?;
+        let i = c.iter().position(|(k, _, _)| *k == key)?;
         // Move entry `i` to the front.
         c.get_mut(..=i)?.rotate_right(1);
-        c.first().map(|e| e.1.clone())
+        c.first().map(|e| e.2.clone())
     }) {
         return Ok(v);
     }
     let v = Rc::new(make()?);
+    let cost = entry_cost(key_bytes);
     cache.with_borrow_mut(|c| {
-        c.truncate(CACHE_SIZE - 1);
-        c.insert(0, (key, v.clone()));
+        let mut total = cost;
+        let keep = c
+            .iter()
+            .take_while(|e| {
+                total = total.saturating_add(e.1);
+                total <= CACHE_MAX_BYTES
+            })
+            .count();
+        c.truncate(keep);
+        c.insert(0, (key, cost, v.clone()));
     });
     Ok(v)
 }
 
-/// The number of bound chains cached and the bytes of their key texts (for tests of the bound).
+/// The number of bound chains cached and their estimated bytes (for tests of the bound).
 #[doc(hidden)]
 pub fn cache_usage() -> (usize, usize) {
-    let chunk =
-        CHUNK_CACHE.with_borrow(|c| (c.len(), c.iter().map(|(k, _)| k.len()).sum::<usize>()));
-    let array = ARRAY_CACHE.with_borrow(|c| {
-        (
-            c.len(),
-            c.iter().map(|((a, b), _)| a.len() + b.len()).sum::<usize>(),
-        )
-    });
+    let usage = |n: usize, bytes: usize| (n, bytes);
+    let chunk = CHUNK_CACHE.with_borrow(|c| usage(c.len(), c.iter().map(|e| e.1).sum()));
+    let array = ARRAY_CACHE.with_borrow(|c| usage(c.len(), c.iter().map(|e| e.1).sum()));
     (chunk.0 + array.0, chunk.1 + array.1)
 }
 
@@ -331,9 +344,10 @@ pub fn encode_chunk_into(
         .map_err(to_js)
 }
 
-/// `{elements, decodedSize, storedSize}` of a zarr.json array document (JSON text): elements per
-/// chunk, bytes per decoded element and bytes per stored element, so that the JS entry can
-/// allocate a chunk's output itself.
+/// `{elements, decodedSize, storedSize, dataType}` of a zarr.json array document (JSON text):
+/// elements per chunk, bytes per decoded element, bytes per stored element and the canonical data
+/// type name, so that the JS entry can allocate a chunk's output itself (with one parse of a text
+/// too long to be cached).
 #[wasm_bindgen(js_name = chunkLayout)]
 pub fn chunk_layout(metadata: &str) -> Result<JsValue, JsValue> {
     use serde::ser::{SerializeMap, Serializer as _};
@@ -345,10 +359,11 @@ pub fn chunk_layout(metadata: &str) -> Result<JsValue, JsValue> {
         ))
     })?;
     let ser = serde_wasm_bindgen::Serializer::json_compatible();
-    let mut o = (&ser).serialize_map(Some(3))?;
+    let mut o = (&ser).serialize_map(Some(4))?;
     o.serialize_entry("elements", &n)?;
     o.serialize_entry("decodedSize", &(m.dtype.size() as u32))?;
     o.serialize_entry("storedSize", &(m.chain.encoded_dtype().size() as u32))?;
+    o.serialize_entry("dataType", m.dtype.name())?;
     Ok(o.end()?)
 }
 

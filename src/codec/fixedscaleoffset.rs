@@ -12,7 +12,8 @@
 //!   `"fixedscaleoffset"` ([`V2_ID`], in a `.zarray`'s `filters`, read by `v2.rs`).
 //! - **Configuration**: `{"offset": number, "scale": number, "dtype": type, "astype": type}`;
 //!   `dtype` and `astype` in NumPy spellings (`"<f4"`, `"float32"`; see [`parse_numpy_dtype`]),
-//!   `astype` defaulting to `dtype` (a `lenient_form` warning).
+//!   `astype` defaulting to `dtype` when it is missing or `null` (zarrs writes `null`; numcodecs
+//!   and zarr-python read both as `dtype`; a `lenient_form` warning).
 //!
 //! ```
 //! use zarr_scale_offset::{decode, decode_chunk, encode, from_fixed_scale_offset, ErrorCode};
@@ -360,8 +361,8 @@ impl FixedScaleOffset {
     ///   or infinite in the type the arithmetic runs in (see the module documentation);
     /// - `dtype` (a NumPy spelling, see [`parse_numpy_dtype`]) must name `array_dtype`; when it
     ///   is missing it is `array_dtype` (zarr-python's behaviour; a `lenient_form` warning);
-    /// - `astype` defaults to `dtype` (numcodecs' behaviour; a `lenient_form` warning, since the
-    ///   scale_offset spec lists it as required);
+    /// - `astype` missing or `null` defaults to `dtype` (numcodecs' behaviour; a `lenient_form`
+    ///   warning, since the scale_offset spec lists it as required);
     /// - an explicit big-endian spelling (`">f8"`) is an error here: in a v3 chain the `bytes`
     ///   codec decides the byte order, and zarr-python would reinterpret the values;
     /// - `id`, when present, must be `"fixedscaleoffset"` (the v2 filter form carries it);
@@ -444,7 +445,9 @@ impl FixedScaleOffset {
         let scale = num("scale", report);
         let np = |k, report: &mut Report| f.get(k).map(|v| numpy_dtype(v, &f.at(k), k, form, report));
         let dtype = np("dtype", report);
-        let astype = np("astype", report);
+        // `"astype": null` (zarrs writes it) is numcodecs' own default, `astype=None`: dtype.
+        let astype_null = f.get("astype").is_some_and(Json::is_null);
+        let astype = if astype_null { None } else { np("astype", report) };
         let id_seen = f.get("id").is_some();
         if let Some(v) = f.get("id").filter(|v| v.as_str() != Some(V2_ID)) {
             report.error(Error::metadata(
@@ -531,10 +534,11 @@ impl FixedScaleOffset {
             Some(a) => a,
             None => {
                 if let Some(d) = dtype {
+                    let what = if astype_null { "null" } else { "missing" };
                     report.warn(
                         &pointer_push(cfg_ptr, "astype"),
                         "lenient_form",
-                        format!("astype is missing; numcodecs reads it as dtype; write \"astype\": \"{}\"", d.data_type),
+                        format!("astype is {what}; numcodecs reads it as dtype; write \"astype\": \"{}\"", d.data_type),
                     );
                 }
                 dtype

@@ -12,6 +12,9 @@ pub use zarr_scale_offset_core::{decimal, text};
 pub mod data_type;
 pub mod fields;
 pub mod scalar;
+pub mod skip;
+
+pub use skip::Member;
 
 pub use fields::Fields;
 
@@ -21,6 +24,12 @@ use crate::error::{Error, ErrorCode, Result};
 
 /// The deepest nesting of arrays and objects that [`parse`] accepts.
 pub const MAX_DEPTH: usize = 128;
+
+/// The most JSON values (of any kind, containers included) that [`parse`] builds into a tree
+/// for one document: a documented cap, so that the tree of any document (about 30 bytes per
+/// value in wasm memory) stays within a few MiB. Members skipped by [`parse_ignoring`] (such as
+/// a zarr.json's `attributes`) do not count. More is `invalid_metadata`.
+pub const MAX_VALUES: usize = 1 << 18;
 
 /// A parsed JSON value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -288,15 +297,29 @@ pub fn pointer_last(pointer: &str) -> String {
 /// have code `invalid_json` and a message giving the line, column (in characters, both from 1)
 /// and byte offset (from 0) of the problem.
 pub fn parse(text: &str) -> Result<Json> {
+    parse_ignoring(text, |_| false)
+}
+
+/// [`parse`], skipping the members `ignored` selects (see [`Member`]): a skipped member's value
+/// is checked for JSON syntax, nesting depth and duplicated keys like any other, but no tree is
+/// built for it (memory O(its keys of open objects), not O(its values)). In the result it is an
+/// empty object or array of the same kind, or, when duplicated keys occur inside it, a skeleton
+/// that holds exactly those keys and the objects on their path (arrays as objects keyed by
+/// index), so that [`Json::duplicate_key_pointers`] names each one as in the full tree (at most
+/// [`skip::MAX_SKIPPED_DUPLICATES`] are kept). Only members whose value is an array or object
+/// are skipped.
+pub fn parse_ignoring(text: &str, ignored: fn(&Member) -> bool) -> Result<Json> {
     let mut p = Parser {
         text,
         s: text.as_bytes(),
         pos: 0,
+        values: 0,
+        skipped_duplicates: 0,
     };
     if text.starts_with('\u{feff}') {
         p.pos = '\u{feff}'.len_utf8();
     }
-    p.document()
+    p.document(ignored)
 }
 
 enum Frame {
@@ -308,6 +331,10 @@ struct Parser<'a> {
     text: &'a str,
     s: &'a [u8],
     pos: usize,
+    /// Values built into the tree so far (see [`MAX_VALUES`]).
+    values: usize,
+    /// Duplicated keys kept from skipped members so far.
+    skipped_duplicates: usize,
 }
 
 impl Parser<'_> {
@@ -356,11 +383,30 @@ impl Parser<'_> {
         )
     }
 
-    fn document(&mut self) -> Result<Json> {
+    fn document(&mut self, ignored: fn(&Member) -> bool) -> Result<Json> {
         let mut stack: Vec<Frame> = Vec::new();
+        let mut skip_next = false;
         loop {
             self.ws();
-            let mut value = match self.peek() {
+            self.values += 1;
+            if self.values > MAX_VALUES {
+                return Err(Error::new(
+                    ErrorCode::InvalidMetadata,
+                    format!(
+                        "the document holds more than {MAX_VALUES} JSON values (at byte {}), the most this reader builds (the members it ignores, such as \"attributes\", do not count)",
+                        self.pos
+                    ),
+                ));
+            }
+            if std::mem::take(&mut skip_next) && matches!(self.peek(), Some(b'[' | b'{')) {
+                let value = self.skip_value(stack.len())?;
+                // Attach it like any other value (below), through a one-step detour.
+                if let Some(v) = self.close(&mut stack, value, ignored, &mut skip_next)? {
+                    return Ok(v);
+                }
+                continue;
+            }
+            let value = match self.peek() {
                 Some(open @ (b'[' | b'{')) => {
                     if stack.len() >= MAX_DEPTH {
                         return Err(self.err_at(
@@ -384,36 +430,64 @@ impl Parser<'_> {
                     } else {
                         let key = self.key()?;
                         stack.push(Frame::Object(Vec::new(), key));
+                        skip_next = self.skips(&stack, ignored);
                         continue;
                     }
                 }
-                Some(b'"') => Json::String(self.string()?),
-                Some(b't') => self.literal("true", Json::Bool(true))?,
-                Some(b'f') => self.literal("false", Json::Bool(false))?,
-                Some(b'n') => self.literal("null", Json::Null)?,
-                Some(b'-' | b'0'..=b'9') => self.number()?,
-                Some(b'+') => {
-                    return Err(self.err_at(self.pos, "a JSON number cannot start with '+'"))
-                }
-                Some(b'.') => {
-                    return Err(self.err_at(
-                        self.pos,
-                        "a JSON number cannot start with '.'; write a digit before the point",
-                    ))
-                }
-                Some(b'N' | b'I') if self.bare_special() => {
-                    return Err(self.err_at(
-                        self.pos,
-                        "NaN and Infinity are not JSON values (Zarr writes them as the strings \"NaN\", \"Infinity\", \"-Infinity\")",
-                    ))
-                }
-                Some(b'\'') => {
-                    return Err(self.err_at(self.pos, "JSON strings use double quotes, not '"))
-                }
-                _ => return Err(self.expected("a JSON value")),
+                _ => self.scalar(true)?,
             };
-            // A value is complete: attach it to the enclosing containers, closing as many as
-            // the input closes.
+            if let Some(v) = self.close(&mut stack, value, ignored, &mut skip_next)? {
+                return Ok(v);
+            }
+        }
+    }
+
+    /// A scalar value (`keep`: built, else only checked: `Json::Null`).
+    fn scalar(&mut self, keep: bool) -> Result<Json> {
+        Ok(match self.peek() {
+            Some(b'"') => {
+                let s = self.string_kept(keep)?;
+                if keep {
+                    Json::String(s)
+                } else {
+                    Json::Null
+                }
+            }
+            Some(b't') => self.literal("true", Json::Bool(true))?,
+            Some(b'f') => self.literal("false", Json::Bool(false))?,
+            Some(b'n') => self.literal("null", Json::Null)?,
+            Some(b'-' | b'0'..=b'9') => self.number(keep)?,
+            Some(b'+') => return Err(self.err_at(self.pos, "a JSON number cannot start with '+'")),
+            Some(b'.') => {
+                return Err(self.err_at(
+                    self.pos,
+                    "a JSON number cannot start with '.'; write a digit before the point",
+                ))
+            }
+            Some(b'N' | b'I') if self.bare_special() => {
+                return Err(self.err_at(
+                    self.pos,
+                    "NaN and Infinity are not JSON values (Zarr writes them as the strings \"NaN\", \"Infinity\", \"-Infinity\")",
+                ))
+            }
+            Some(b'\'') => {
+                return Err(self.err_at(self.pos, "JSON strings use double quotes, not '"))
+            }
+            _ => return Err(self.expected("a JSON value")),
+        })
+    }
+
+    /// A value is complete: attaches it to the enclosing containers, closing as many as the
+    /// input closes. `Some` is the whole document; `None`: the next value is due (and
+    /// `skip_next` says whether it is a member to skip).
+    fn close(
+        &mut self,
+        stack: &mut Vec<Frame>,
+        mut value: Json,
+        ignored: fn(&Member) -> bool,
+        skip_next: &mut bool,
+    ) -> Result<Option<Json>> {
+        {
             loop {
                 let Some(frame) = stack.pop() else {
                     self.ws();
@@ -423,7 +497,7 @@ impl Parser<'_> {
                             format!("unexpected {} after the JSON value", self.found(self.pos)),
                         ));
                     }
-                    return Ok(value);
+                    return Ok(Some(value));
                 };
                 self.ws();
                 match frame {
@@ -440,7 +514,7 @@ impl Parser<'_> {
                                     ));
                                 }
                                 stack.push(Frame::Array(items));
-                                break;
+                                return Ok(None);
                             }
                             Some(b']') => {
                                 self.pos += 1;
@@ -463,7 +537,8 @@ impl Parser<'_> {
                                 }
                                 let key = self.key()?;
                                 stack.push(Frame::Object(members, key));
-                                break;
+                                *skip_next = self.skips(stack, ignored);
+                                return Ok(None);
                             }
                             Some(b'}') => {
                                 self.pos += 1;
@@ -475,6 +550,40 @@ impl Parser<'_> {
                 }
             }
         }
+    }
+
+    /// Whether the member whose key was just read (the top frame) is one `ignored` skips: only
+    /// members of the root object or of an object in it, whose value is an array or object.
+    fn skips(&mut self, stack: &[Frame], ignored: fn(&Member) -> bool) -> bool {
+        self.ws();
+        let object = match self.peek() {
+            Some(b'{') => true,
+            Some(b'[') => false,
+            _ => return false,
+        };
+        fn key_of(f: &Frame) -> Option<&str> {
+            match f {
+                Frame::Object(_, k) => Some(k.as_str()),
+                Frame::Array(_) => None,
+            }
+        }
+        let (parent, key) = match stack {
+            [top] => (None, key_of(top)),
+            [outer, top] => match key_of(outer) {
+                Some(p) => (Some(p), key_of(top)),
+                None => return false,
+            },
+            _ => return false,
+        };
+        let Some(key) = key else {
+            return false;
+        };
+        ignored(&Member {
+            depth: stack.len(),
+            parent,
+            key,
+            object,
+        })
     }
 
     fn bare_special(&self) -> bool {
@@ -506,12 +615,16 @@ impl Parser<'_> {
         }
     }
 
-    fn number(&mut self) -> Result<Json> {
+    /// A number (`keep`: its text, else `Json::Null`).
+    fn number(&mut self, keep: bool) -> Result<Json> {
         let start = self.pos;
         match number_len(self.s, start) {
             Ok(end) => {
                 let text = self.text.get(start..end).unwrap_or("");
                 self.pos = end;
+                if !keep {
+                    return Ok(Json::Null);
+                }
                 Ok(Json::Number(text.to_string()))
             }
             Err((at, why)) => Err(self.err_at(at, why)),
@@ -535,6 +648,11 @@ impl Parser<'_> {
 
     /// A string literal; `pos` is at the opening quote.
     fn string(&mut self) -> Result<String> {
+        self.string_kept(true)
+    }
+
+    /// A string literal, checked; its value is built only when `keep` (else `""`).
+    fn string_kept(&mut self, keep: bool) -> Result<String> {
         let open = self.pos;
         self.pos += 1;
         let mut out = String::new();
@@ -548,12 +666,16 @@ impl Parser<'_> {
                     ))
                 }
                 Some(b'"') => {
-                    out.push_str(self.text.get(run..self.pos).unwrap_or(""));
+                    if keep {
+                        out.push_str(self.text.get(run..self.pos).unwrap_or(""));
+                    }
                     self.pos += 1;
                     return Ok(out);
                 }
                 Some(b'\\') => {
-                    out.push_str(self.text.get(run..self.pos).unwrap_or(""));
+                    if keep {
+                        out.push_str(self.text.get(run..self.pos).unwrap_or(""));
+                    }
                     let esc_at = self.pos;
                     self.pos += 1;
                     let c = match self.peek() {
@@ -593,7 +715,11 @@ impl Parser<'_> {
                                 hi
                             };
                             match char::from_u32(code) {
-                                Some(c) => out.push(c),
+                                Some(c) => {
+                                    if keep {
+                                        out.push(c)
+                                    }
+                                }
                                 None => {
                                     return Err(self.err_at(esc_at, "invalid \\u escape"));
                                 }
@@ -611,7 +737,9 @@ impl Parser<'_> {
                             ))
                         }
                     };
-                    out.push(c);
+                    if keep {
+                        out.push(c);
+                    }
                     self.pos += 1;
                     run = self.pos;
                 }

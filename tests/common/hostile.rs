@@ -352,7 +352,7 @@ pub fn memory_stays_bounded() {
 }
 
 /// A metadata text longer than `CACHE_MAX_KEY_BYTES` is bound on every call and never kept by
-/// the bound-chain cache (which holds at most 16 keys of at most 64 KiB per kind).
+/// the bound-chain cache (which holds at most `CACHE_MAX_BYTES` per kind, by estimate).
 pub fn big_metadata_is_not_cached() {
     let stored = js_sys::Uint8Array::from(&f32s(&[2.0, 4.0, 6.0, 8.0])[..]);
     let small = meta("[4]", "[4]", "");
@@ -370,7 +370,7 @@ pub fn big_metadata_is_not_cached() {
         assert_eq!(w::array_data_type(&big).expect("data type"), "float32");
     }
     assert_eq!(w::cache_usage(), before, "a key over the bound was cached");
-    assert!(before.1 <= 2 * 16 * w::CACHE_MAX_KEY_BYTES);
+    assert!(before.1 <= 2 * w::CACHE_MAX_BYTES);
     // Small keys are still cached (and a hit returns the right chain).
     let other = meta("[2]", "[2]", "");
     let two = js_sys::Uint8Array::from(&f32s(&[2.0, 4.0])[..]);
@@ -378,7 +378,40 @@ pub fn big_metadata_is_not_cached() {
         let out = w::decode_chunk_js(&other, &two).expect("decode");
         assert_eq!(out.to_vec(), f32s(&[1.0, 2.0]));
     }
-    assert!(w::cache_usage().1 <= 2 * 16 * w::CACHE_MAX_KEY_BYTES);
+    assert!(w::cache_usage().1 <= 2 * w::CACHE_MAX_BYTES);
+}
+
+/// The caches are bounded by bytes, not entries: 1,000 distinct small documents and 300
+/// distinct documents of 60 KiB (each under the key limit) leave at most `CACHE_MAX_BYTES` per
+/// cache (by the entry estimate), and every call is still right.
+pub fn caches_are_bounded_by_bytes() {
+    let stored = js_sys::Uint8Array::from(&f32s(&[2.0, 4.0, 6.0, 8.0])[..]);
+    for (n, pad) in [(1000, 0), (300, 60 * 1024)] {
+        for i in 0..n {
+            let pad = "x".repeat(pad);
+            let m = meta(
+                "[4]",
+                "[4]",
+                &format!(r#","attributes":{{"i":{i},"s":"{pad}"}}"#),
+            );
+            let out = w::decode_chunk_js(&m, &stored).expect("decode");
+            assert_eq!(out.to_vec(), f32s(&[1.0, 2.0, 3.0, 4.0]));
+            let (entries, bytes) = w::cache_usage();
+            assert!(bytes <= 2 * w::CACHE_MAX_BYTES, "{bytes}");
+            assert!(
+                entries <= 2 * w::CACHE_MAX_BYTES / w::entry_cost(0),
+                "{entries}"
+            );
+        }
+    }
+    // The array API's cache likewise (keys: codecs text and data type).
+    for i in 0..1000 {
+        let codecs =
+            format!(r#"[{{"name":"scale_offset","configuration":{{"offset":{i},"scale":1}}}}]"#);
+        let out = w::encoded_data_type(&codecs, "float64").expect("bind");
+        assert_eq!(out, "float64");
+        assert!(w::cache_usage().1 <= 2 * w::CACHE_MAX_BYTES);
+    }
 }
 
 /// Expands to one `#[wasm_bindgen_test]` per case.
@@ -395,6 +428,10 @@ macro_rules! hostile_tests {
         #[wasm_bindgen_test::wasm_bindgen_test]
         fn nan_scalars() {
             hostile::nan_scalars()
+        }
+        #[wasm_bindgen_test::wasm_bindgen_test]
+        fn caches_are_bounded_by_bytes() {
+            hostile::caches_are_bounded_by_bytes()
         }
         #[wasm_bindgen_test::wasm_bindgen_test]
         fn big_and_deep_json() {

@@ -140,8 +140,14 @@ pub struct Diag {
     pub message: String,
 }
 
+/// The most errors, and separately warnings, that a [`Report`] lists: past it one more entry
+/// (path `""`) says that more were found, and the rest are only counted, so that a report's
+/// memory stays bounded whatever the document.
+pub const MAX_LISTED: usize = 1000;
+
 /// Every error and warning found in a piece of metadata. Parsers report into it and go on, so
 /// one pass finds every independent problem; the strict API turns the first error into `Err`.
+/// At most [`MAX_LISTED`] of each are listed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Report {
     /// Problems that make the metadata invalid.
@@ -153,6 +159,33 @@ pub struct Report {
     /// `unsupported_data_type`). Not an error of the metadata; the strict API still fails on it.
     pub unsupported: Vec<Diag>,
     first: Option<Error>,
+    /// Errors found past the listed ones.
+    unlisted: usize,
+    /// Unsupported entries found past the listed ones.
+    unlisted_unsupported: usize,
+}
+
+/// Pushes `d` onto `list` while it holds fewer than [`MAX_LISTED`]; then, once, an entry that
+/// says more were found (`Err` from then on: not listed).
+fn list(
+    list: &mut Vec<Diag>,
+    d: Diag,
+    what: &str,
+    code: &'static str,
+) -> core::result::Result<(), ()> {
+    match list.len() {
+        n if n < MAX_LISTED => list.push(d),
+        MAX_LISTED => {
+            list.push(Diag {
+                path: String::new(),
+                code,
+                message: format!("more {what} were found than the {MAX_LISTED} listed"),
+            });
+            return Err(());
+        }
+        _ => return Err(()),
+    }
+    Ok(())
 }
 
 impl Report {
@@ -170,9 +203,16 @@ impl Report {
             code: e.code.as_str(),
             message: e.detail().to_string(),
         };
-        match unsupported {
-            true => self.unsupported.push(d),
-            false => self.errors.push(d),
+        let (to, what, unlisted) = match unsupported {
+            true => (
+                &mut self.unsupported,
+                "unsupported entries",
+                &mut self.unlisted_unsupported,
+            ),
+            false => (&mut self.errors, "errors", &mut self.unlisted),
+        };
+        if list(to, d, what, e.code.as_str()).is_err() {
+            *unlisted += 1;
         }
         if self.first.is_none() {
             self.first = Some(e);
@@ -180,11 +220,13 @@ impl Report {
     }
     /// Records a warning.
     pub fn warn(&mut self, path: &str, code: &'static str, message: impl Into<String>) {
-        self.warnings.push(Diag {
+        let d = Diag {
             path: path.to_string(),
             code,
             message: message.into(),
-        });
+        };
+        // Warnings past the listed ones are not counted: nothing depends on their number.
+        let _ = list(&mut self.warnings, d, "warnings", code);
     }
     /// `Some(v)` for `Ok(v)`; records the error of `Err` and gives `None`.
     pub fn check<T>(&mut self, r: Result<T>) -> Option<T> {
@@ -206,11 +248,13 @@ impl Report {
     }
     /// Errors and unsupported entries so far (to tell whether a step added either).
     pub fn blocked_count(&self) -> usize {
-        self.errors.len() + self.unsupported.len()
+        // As in `error_count`, a "more were found" entry stands for one unlisted entry.
+        self.error_count() + self.unsupported.len() + self.unlisted_unsupported.saturating_sub(1)
     }
     /// The number of errors so far (to tell whether a step added any).
     pub fn error_count(&self) -> usize {
-        self.errors.len()
+        // The "more were found" entry stands for one of the unlisted errors.
+        self.errors.len() + self.unlisted.saturating_sub(1)
     }
     /// `Ok(v)` when there is no error, nothing unsupported and `v` is `Some`; else the first
     /// error or unsupported entry, whichever was recorded first.
@@ -282,5 +326,32 @@ impl serde::Serialize for Diag {
         m.serialize_entry("code", self.code)?;
         m.serialize_entry("message", &self.message)?;
         m.end()
+    }
+}
+
+#[cfg(test)]
+mod report_tests {
+    use super::*;
+
+    #[test]
+    fn a_report_lists_at_most_max_listed_and_counts_every_error() {
+        let mut r = Report::default();
+        for i in 0..2500 {
+            assert_eq!(r.error_count(), i);
+            r.error(Error::new(ErrorCode::InvalidMetadata, format!("e{i}")));
+            r.warn("/w", "lenient_form", format!("w{i}"));
+        }
+        assert_eq!(r.error_count(), 2500);
+        assert_eq!(r.errors.len(), MAX_LISTED + 1);
+        assert_eq!(r.warnings.len(), MAX_LISTED + 1);
+        assert_eq!(r.errors[MAX_LISTED - 1].message, "e999");
+        let more = &r.errors[MAX_LISTED];
+        assert_eq!((more.path.as_str(), more.code), ("", "invalid_metadata"));
+        assert_eq!(more.message, "more errors were found than the 1000 listed");
+        assert_eq!(
+            r.warnings[MAX_LISTED].message,
+            "more warnings were found than the 1000 listed"
+        );
+        assert_eq!(r.into_result(Some(())).unwrap_err().message, "e0");
     }
 }
