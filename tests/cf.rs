@@ -3,7 +3,7 @@
 #![allow(clippy::restriction)]
 
 use zarr_scale_offset::json::{parse, Json};
-use zarr_scale_offset::{decode, decode_chunk, encode_chunk, from_cf, validate};
+use zarr_scale_offset::{decode, decode_chunk, encode_chunk, from_cf, validate, ErrorCode};
 
 fn u16s(v: impl Iterator<Item = u16>) -> Vec<u8> {
     v.flat_map(|x| x.to_le_bytes()).collect()
@@ -372,4 +372,34 @@ fn unsigned_acts_on_the_two_strings_only() {
     // On float data xarray warns and ignores it.
     let (got, _, warnings) = parts(r#"{"_Unsigned":"true","scale_factor":0.5}"#, "float32");
     assert_eq!((got.as_str(), warnings.len()), ("float64", 1));
+}
+
+#[test]
+fn attribute_types_are_the_netcdf_float_types() {
+    // netCDF attributes are float32 or float64. float8_e8m0fnu (no zero) used to be accepted and
+    // gave metadata whose all-zero chunk failed to decode (the from_cf fuzz target found it).
+    for t in ["float32", "float64"] {
+        assert!(from_cf(
+            r#"{"scale_factor":7670,"_FillValue":-37}"#,
+            "float32",
+            Some(t)
+        )
+        .is_ok());
+    }
+    for t in [
+        "float8_e8m0fnu",
+        "bfloat16",
+        "float16",
+        "float4_e2m1fn",
+        "int32",
+    ] {
+        let e = from_cf(
+            r#"{"scale_factor":7670,"_FillValue":-37}"#,
+            "float32",
+            Some(t),
+        )
+        .unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidMetadata, "{t}");
+        assert!(e.to_string().contains("float32 or float64"), "{t}: {e}");
+    }
 }
