@@ -253,275 +253,194 @@ pub fn decode(
     lp: u32,
     pb: u32,
 ) -> Result<(), Failure> {
-    let mut u = Unpacker::new(input, probs, lc, lp, pb)?;
-    u.run(input, out, probs, out.len()).map(|_| ())
-}
-
-/// A decode in steps: [`Unpacker::new`] reads the stream header, then each [`Unpacker::run`]
-/// continues up to an output position, so that the caller can return to its event loop (or let
-/// V8 tier the decoder up: a WebAssembly function runs to its end in the code it started in) and
-/// call again. Every call must pass the same `input`, `out` (whose length is the output size) and
-/// `probs`, unchanged. The state is a few integers, so that the wasm build keeps it in statics.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Unpacker {
-    /// The next input byte.
-    pub in_pos: usize,
-    /// The range coder.
-    pub range: u32,
-    /// The range coder's code.
-    pub code: u32,
-    /// The output bytes written so far.
-    pub pos: usize,
-    /// The 12-state machine: 0..6 after a literal, 7..11 after a match, rep or short rep.
-    pub state: u32,
-    /// The last four distances minus 1 (rep0 is the most recent).
-    pub reps: [u32; 4],
-    /// The literal context bits, literal position bits and position bits.
-    pub props: [u32; 3],
-}
-
-impl Unpacker {
-    /// Checks the properties and the table size, resets the probabilities and reads the first
-    /// five bytes of `input`.
-    pub fn new(
-        input: &[u8],
-        probs: &mut [u16],
-        lc: u32,
-        lp: u32,
-        pb: u32,
-    ) -> Result<Self, Failure> {
-        if lc > 8 || lp > 4 || pb > 4 {
-            return Err((Fail::Properties, 0, 0));
-        }
-        let Some(probs) = probs.get_mut(..probs_len(lc, lp)) else {
-            return Err((Fail::Memory, 0, 0));
+    if lc > 8 || lp > 4 || pb > 4 {
+        return Err((Fail::Properties, 0, 0));
+    }
+    let Some(probs) = probs.get_mut(..probs_len(lc, lp)) else {
+        return Err((Fail::Memory, 0, 0));
+    };
+    probs.fill(1024);
+    let (Some(&first), Some(a), Some(b), Some(c), Some(d)) = (
+        input.first(),
+        input.get(1),
+        input.get(2),
+        input.get(3),
+        input.get(4),
+    ) else {
+        return Err((Fail::Short, 0, input.len() as u32));
+    };
+    if first != 0 {
+        return Err((Fail::FirstByte, 0, 0));
+    }
+    let mut r = Dec {
+        input,
+        pos: 5,
+        range: u32::MAX,
+        code: u32::from_be_bytes([*a, *b, *c, *d]),
+        probs,
+        truncated: false,
+        bad: false,
+    };
+    let size = out.len();
+    let pb_mask = (1usize << pb) - 1;
+    let lp_mask = (1usize << lp) - 1;
+    // The state machine: 0..6 after a literal, 7..11 after a match, rep or short rep.
+    let mut state: usize = 0;
+    // The last four distances minus 1 (rep0 is the most recent).
+    let (mut rep0, mut rep1, mut rep2, mut rep3): (u32, u32, u32, u32) = (0, 0, 0, 0);
+    let mut pos = 0usize;
+    // A failure at `pos`; reading past the input comes first (what follows it is garbage).
+    macro_rules! fail {
+        ($fail:expr, $value:expr) => {
+            return Err(if r.truncated {
+                (Fail::Truncated, pos, 0)
+            } else if r.bad {
+                (Fail::Index, pos, 0)
+            } else {
+                ($fail, pos, $value)
+            })
         };
-        probs.fill(1024);
-        let (Some(&first), Some(a), Some(b), Some(c), Some(d)) = (
-            input.first(),
-            input.get(1),
-            input.get(2),
-            input.get(3),
-            input.get(4),
-        ) else {
-            return Err((Fail::Short, 0, input.len() as u32));
-        };
-        if first != 0 {
-            return Err((Fail::FirstByte, 0, 0));
-        }
-        Ok(Unpacker {
-            in_pos: 5,
-            range: u32::MAX,
-            code: u32::from_be_bytes([*a, *b, *c, *d]),
-            pos: 0,
-            state: 0,
-            reps: [0; 4],
-            props: [lc, lp, pb],
-        })
     }
 
-    /// Decodes until at least `limit` bytes of `out` are written (a match may run past it), or
-    /// all of `out`, and then checks the end of the stream. Returns whether the output is
-    /// complete (and the stream checked). After an error the `Unpacker` must not be used again.
-    pub fn run(
-        &mut self,
-        input: &[u8],
-        out: &mut [u8],
-        probs: &mut [u16],
-        limit: usize,
-    ) -> Result<bool, Failure> {
-        let [lc, lp, pb] = self.props;
-        if lc > 8 || lp > 4 || pb > 4 {
-            return Err((Fail::Properties, 0, 0));
-        }
-        let Some(probs) = probs.get_mut(..probs_len(lc, lp)) else {
-            return Err((Fail::Memory, 0, 0));
-        };
-        let mut r = Dec {
-            input,
-            pos: self.in_pos,
-            range: self.range,
-            code: self.code,
-            probs,
-            truncated: false,
-            bad: false,
-        };
-        let size = out.len();
-        let limit = limit.min(size);
-        let pb_mask = (1usize << pb) - 1;
-        let lp_mask = (1usize << lp) - 1;
-        let mut state = self.state as usize;
-        let [mut rep0, mut rep1, mut rep2, mut rep3] = self.reps;
-        let mut pos = self.pos;
-        // A failure at `pos`; reading past the input comes first (what follows it is garbage).
-        macro_rules! fail {
-            ($fail:expr, $value:expr) => {
-                return Err(if r.truncated {
-                    (Fail::Truncated, pos, 0)
-                } else if r.bad {
-                    (Fail::Index, pos, 0)
-                } else {
-                    ($fail, pos, $value)
-                })
-            };
-        }
-
-        while pos < limit {
-            if r.truncated || r.bad {
-                fail!(Fail::Truncated, 0);
-            }
-            let pos_state = pos & pb_mask;
-            if r.bit(IS_MATCH + (state << 4) + pos_state) == 0 {
-                // A literal, coded with the previous byte's top lc bits and the position's low lp bits.
-                let prev = match pos.checked_sub(1) {
-                    Some(p) => out.get(p).copied().unwrap_or(0),
-                    None => 0,
-                };
-                let base =
-                    LITERAL + 0x300 * (((pos & lp_mask) << lc) + (usize::from(prev) >> (8 - lc)));
-                let mut symbol = 1usize;
-                if state >= 7 {
-                    // After a match, the byte at rep0 predicts this one.
-                    let match_byte =
-                        match pos.checked_sub(rep0 as usize + 1).and_then(|p| out.get(p)) {
-                            Some(&m) => usize::from(m),
-                            None => fail!(Fail::Distance, rep0.wrapping_add(1)),
-                        };
-                    symbol = r.matched(base, match_byte);
-                }
-                let byte = r.tree(base, 0x100, symbol) as u8;
-                if let Some(o) = out.get_mut(pos) {
-                    *o = byte;
-                }
-                pos += 1;
-                state = if state < 4 {
-                    0
-                } else if state < 10 {
-                    state - 3
-                } else {
-                    state - 6
-                };
-                continue;
-            }
-
-            let len;
-            if r.bit(IS_REP + state) != 0 {
-                // A match at one of the last four distances; the initial reps are not usable.
-                if pos == 0 {
-                    fail!(Fail::RepFirst, 0);
-                }
-                if r.bit(IS_REP_G0 + state) == 0 {
-                    if r.bit(IS_REP0_LONG + (state << 4) + pos_state) == 0 {
-                        // Short rep: one byte at rep0.
-                        state = if state < 7 { 9 } else { 11 };
-                        let Some(&byte) =
-                            pos.checked_sub(rep0 as usize + 1).and_then(|p| out.get(p))
-                        else {
-                            fail!(Fail::Distance, rep0.wrapping_add(1));
-                        };
-                        if let Some(o) = out.get_mut(pos) {
-                            *o = byte;
-                        }
-                        pos += 1;
-                        continue;
-                    }
-                } else {
-                    let dist;
-                    if r.bit(IS_REP_G1 + state) == 0 {
-                        dist = rep1;
-                    } else {
-                        if r.bit(IS_REP_G2 + state) == 0 {
-                            dist = rep2;
-                        } else {
-                            dist = rep3;
-                            rep3 = rep2;
-                        }
-                        rep2 = rep1;
-                    }
-                    rep1 = rep0;
-                    rep0 = dist;
-                }
-                len = r.length(REP_LEN, pos_state);
-                state = if state < 7 { 8 } else { 11 };
-            } else {
-                // A new match.
-                rep3 = rep2;
-                rep2 = rep1;
-                rep1 = rep0;
-                len = r.length(MATCH_LEN, pos_state);
-                state = if state < 7 { 7 } else { 10 };
-                rep0 = r.distance(len);
-                if rep0 == END_MARKER {
-                    fail!(Fail::EarlyEnd, 0);
-                }
-                if rep0 as usize >= pos {
-                    fail!(Fail::Distance, rep0.wrapping_add(1));
-                }
-            }
-
-            let len = len + 2;
-            if len > size - pos {
-                fail!(Fail::PastEnd, len as u32);
-            }
-            // Byte by byte: source and destination overlap when the distance is shorter than the
-            // length. `from` is in range: every rep distance was checked against an earlier `pos`.
-            let Some(from) = pos.checked_sub(rep0 as usize + 1) else {
-                fail!(Fail::Distance, rep0.wrapping_add(1));
-            };
-            for k in 0..len {
-                let byte = out.get(from + k).copied().unwrap_or(0);
-                if let Some(o) = out.get_mut(pos + k) {
-                    *o = byte;
-                }
-            }
-            pos += len;
-        }
-
-        self.in_pos = r.pos;
-        self.range = r.range;
-        self.code = r.code;
-        self.pos = pos;
-        self.state = state as u32;
-        self.reps = [rep0, rep1, rep2, rep3];
+    while pos < size {
         if r.truncated || r.bad {
             fail!(Fail::Truncated, 0);
         }
-        if pos < size {
-            return Ok(false);
-        }
-        // The output is complete: the stream ends here or with an end marker (a match with
-        // distance END_MARKER), which writes nothing.
-        if r.pos < input.len() {
-            let pos_state = pos & pb_mask;
-            if r.bit(IS_MATCH + (state << 4) + pos_state) == 0 || r.bit(IS_REP + state) != 0 {
-                fail!(Fail::TrailingData, 0);
+        let pos_state = pos & pb_mask;
+        if r.bit(IS_MATCH + (state << 4) + pos_state) == 0 {
+            // A literal, coded with the previous byte's top lc bits and the position's low lp bits.
+            let prev = match pos.checked_sub(1) {
+                Some(p) => out.get(p).copied().unwrap_or(0),
+                None => 0,
+            };
+            let base =
+                LITERAL + 0x300 * (((pos & lp_mask) << lc) + (usize::from(prev) >> (8 - lc)));
+            let mut symbol = 1usize;
+            if state >= 7 {
+                // After a match, the byte at rep0 predicts this one.
+                let match_byte = match pos.checked_sub(rep0 as usize + 1).and_then(|p| out.get(p)) {
+                    Some(&m) => usize::from(m),
+                    None => fail!(Fail::Distance, rep0.wrapping_add(1)),
+                };
+                symbol = r.matched(base, match_byte);
             }
-            let len = r.length(MATCH_LEN, pos_state);
-            if r.distance(len) != END_MARKER {
-                fail!(Fail::TrailingData, 0);
+            let byte = r.tree(base, 0x100, symbol) as u8;
+            if let Some(o) = out.get_mut(pos) {
+                *o = byte;
+            }
+            pos += 1;
+            state = if state < 4 {
+                0
+            } else if state < 10 {
+                state - 3
+            } else {
+                state - 6
+            };
+            continue;
+        }
+
+        let len;
+        if r.bit(IS_REP + state) != 0 {
+            // A match at one of the last four distances; the initial reps are not usable.
+            if pos == 0 {
+                fail!(Fail::RepFirst, 0);
+            }
+            if r.bit(IS_REP_G0 + state) == 0 {
+                if r.bit(IS_REP0_LONG + (state << 4) + pos_state) == 0 {
+                    // Short rep: one byte at rep0.
+                    state = if state < 7 { 9 } else { 11 };
+                    let Some(&byte) = pos.checked_sub(rep0 as usize + 1).and_then(|p| out.get(p))
+                    else {
+                        fail!(Fail::Distance, rep0.wrapping_add(1));
+                    };
+                    if let Some(o) = out.get_mut(pos) {
+                        *o = byte;
+                    }
+                    pos += 1;
+                    continue;
+                }
+            } else {
+                let dist;
+                if r.bit(IS_REP_G1 + state) == 0 {
+                    dist = rep1;
+                } else {
+                    if r.bit(IS_REP_G2 + state) == 0 {
+                        dist = rep2;
+                    } else {
+                        dist = rep3;
+                        rep3 = rep2;
+                    }
+                    rep2 = rep1;
+                }
+                rep1 = rep0;
+                rep0 = dist;
+            }
+            len = r.length(REP_LEN, pos_state);
+            state = if state < 7 { 8 } else { 11 };
+        } else {
+            // A new match.
+            rep3 = rep2;
+            rep2 = rep1;
+            rep1 = rep0;
+            len = r.length(MATCH_LEN, pos_state);
+            state = if state < 7 { 7 } else { 10 };
+            rep0 = r.distance(len);
+            if rep0 == END_MARKER {
+                fail!(Fail::EarlyEnd, 0);
+            }
+            if rep0 as usize >= pos {
+                fail!(Fail::Distance, rep0.wrapping_add(1));
             }
         }
-        if r.pos != input.len() {
-            fail!(Fail::BytesAfterEnd, input.len().wrapping_sub(r.pos) as u32);
+
+        let len = len + 2;
+        if len > size - pos {
+            fail!(Fail::PastEnd, len as u32);
         }
-        if r.code != 0 {
-            fail!(Fail::RangeCoder, 0);
+        // Byte by byte: source and destination overlap when the distance is shorter than the
+        // length. `from` is in range: every rep distance was checked against an earlier `pos`.
+        let Some(from) = pos.checked_sub(rep0 as usize + 1) else {
+            fail!(Fail::Distance, rep0.wrapping_add(1));
+        };
+        for k in 0..len {
+            let byte = out.get(from + k).copied().unwrap_or(0);
+            if let Some(o) = out.get_mut(pos + k) {
+                *o = byte;
+            }
         }
-        Ok(true)
+        pos += len;
     }
+
+    if r.truncated || r.bad {
+        fail!(Fail::Truncated, 0);
+    }
+    // The output is complete: the stream ends here or with an end marker (a match with distance
+    // END_MARKER), which writes nothing.
+    if r.pos < input.len() {
+        let pos_state = pos & pb_mask;
+        if r.bit(IS_MATCH + (state << 4) + pos_state) == 0 || r.bit(IS_REP + state) != 0 {
+            fail!(Fail::TrailingData, 0);
+        }
+        let len = r.length(MATCH_LEN, pos_state);
+        if r.distance(len) != END_MARKER {
+            fail!(Fail::TrailingData, 0);
+        }
+    }
+    if r.pos != input.len() {
+        fail!(Fail::BytesAfterEnd, input.len().wrapping_sub(r.pos) as u32);
+    }
+    if r.code != 0 {
+        fail!(Fail::RangeCoder, 0);
+    }
+    Ok(())
 }
 
 #[cfg(target_arch = "wasm32")]
 mod wasm {
-    //! The module's exports and its panic handler (never reached: the decoder has no panic
+    //! The module's two exports and its panic handler (never reached: the decoder has no panic
     //! path; the handler exists because a no_std binary must name one).
-    //!
-    //! A decode is `begin` once, then `step` until `position()` is the output size: the caller
-    //! returns to JavaScript between steps, so that V8 can switch `step` from its baseline code to
-    //! optimised code (a wasm call runs to its end in the code it started in). Between calls the
-    //! buffers and the decoder state live in `WORDS`.
 
-    use super::{probs_len, Fail, Unpacker};
+    use super::{decode, probs_len, Fail};
     use core::sync::atomic::{AtomicU32, Ordering};
 
     extern "C" {
@@ -530,24 +449,9 @@ mod wasm {
         static __heap_base: u8;
     }
 
-    /// The output position that the last failed call reached, and the value its message names.
+    /// The output position that the last failed `unpack` reached, and the value its message names.
     static FAILED_AT: AtomicU32 = AtomicU32::new(0);
     static FAILED_VALUE: AtomicU32 = AtomicU32::new(0);
-
-    /// The decode in progress: in_ptr, in_len, out_ptr, out_len, probs_ptr, then the
-    /// `Unpacker` (in_pos, range, code, pos, state, rep0..rep3, lc, lp, pb). All zero before
-    /// `begin`, which `step` then rejects (lc = lp = 0 with probs at 0 is below `heap_base`).
-    static WORDS: [AtomicU32; 17] = [const { AtomicU32::new(0) }; 17];
-
-    fn load() -> [u32; 17] {
-        WORDS.each_ref().map(|w| w.load(Ordering::Relaxed))
-    }
-
-    fn store(words: [u32; 17]) {
-        for (w, v) in WORDS.iter().zip(words) {
-            w.store(v, Ordering::Relaxed);
-        }
-    }
 
     /// Where the caller may place its buffers: the first byte after the module's own memory.
     #[no_mangle]
@@ -556,7 +460,7 @@ mod wasm {
         core::ptr::addr_of!(__heap_base) as u32
     }
 
-    /// The output position reached by the last call that failed.
+    /// The output position reached by the last `unpack` that failed.
     #[no_mangle]
     pub extern "C" fn failed_at() -> u32 {
         FAILED_AT.load(Ordering::Relaxed)
@@ -568,104 +472,11 @@ mod wasm {
         FAILED_VALUE.load(Ordering::Relaxed)
     }
 
-    /// The output bytes written so far by the decode in progress.
+    /// Decodes `in_len` bytes at `in_ptr` into the `out_len` bytes at `out_ptr`, with the
+    /// probability table at `probs_ptr`; all three regions lie in this module's memory at or
+    /// above `heap_base()`, placed by the caller. Returns 0 or a [`Fail`] code.
     #[no_mangle]
-    pub extern "C" fn position() -> u32 {
-        let [.., pos, _, _, _, _, _, _, _, _] = load();
-        pos
-    }
-
-    /// Whether the three regions lie in the memory above `heap_base()`, pairwise apart, with the
-    /// probabilities 2-byte aligned.
-    fn fits(w: &[u32; 17]) -> bool {
-        let [in_ptr, in_len, out_ptr, out_len, probs_ptr, .., lc, lp, _] = *w;
-        if lc > 8 || lp > 4 {
-            return false;
-        }
-        let top = core::arch::wasm32::memory_size(0) as u64 * 65536;
-        let lo = u64::from(heap_base());
-        let region = |ptr: u32, bytes: u64| (u64::from(ptr), u64::from(ptr) + bytes);
-        let input = region(in_ptr, u64::from(in_len));
-        let output = region(out_ptr, u64::from(out_len));
-        let probs = region(probs_ptr, 2 * probs_len(lc, lp) as u64);
-        let inside = [input, output, probs]
-            .iter()
-            .all(|&(a, b)| a >= lo && b <= top);
-        let apart = |x: (u64, u64), y: (u64, u64)| x.1 <= y.0 || y.1 <= x.0;
-        inside
-            && probs_ptr % 2 == 0
-            && apart(input, output)
-            && apart(input, probs)
-            && apart(output, probs)
-    }
-
-    /// Runs `f` on the decoder and the three regions of `w` (checked by `fits`), stores the
-    /// decoder back and returns 0, or records a failure and returns its [`Fail`] code.
-    fn with<F>(mut w: [u32; 17], f: F) -> u32
-    where
-        F: FnOnce(&[u8], &mut [u8], &mut [u16], &mut [u32; 17]) -> Result<(), super::Failure>,
-    {
-        if !fits(&w) {
-            return Fail::Memory as u32;
-        }
-        let [in_ptr, in_len, out_ptr, out_len, probs_ptr, .., lc, lp, _] = w;
-        // SAFETY: `fits` just checked that the three regions lie inside the module's linear
-        // memory, above everything the module itself uses (its stack and statics end at
-        // __heap_base; it has no allocator), are pairwise disjoint, and that the u16 region is
-        // 2-byte aligned. Wasm memory is zero-initialised or written by the caller, so every
-        // byte is initialised, and nothing else runs during this call (wasm32 without threads),
-        // so these are the only references to those bytes while they live (until `f` returns).
-        let (input, output, probs) = unsafe {
-            (
-                core::slice::from_raw_parts(in_ptr as usize as *const u8, in_len as usize),
-                core::slice::from_raw_parts_mut(out_ptr as usize as *mut u8, out_len as usize),
-                core::slice::from_raw_parts_mut(probs_ptr as usize as *mut u16, probs_len(lc, lp)),
-            )
-        };
-        match f(input, output, probs, &mut w) {
-            Ok(()) => {
-                store(w);
-                0
-            }
-            Err((fail, pos, value)) => {
-                FAILED_AT.store(pos as u32, Ordering::Relaxed);
-                FAILED_VALUE.store(value, Ordering::Relaxed);
-                store([0; 17]);
-                fail as u32
-            }
-        }
-    }
-
-    fn words(u: &Unpacker, regions: [u32; 5]) -> [u32; 17] {
-        let [in_ptr, in_len, out_ptr, out_len, probs_ptr] = regions;
-        let [r0, r1, r2, r3] = u.reps;
-        let [lc, lp, pb] = u.props;
-        [
-            in_ptr,
-            in_len,
-            out_ptr,
-            out_len,
-            probs_ptr,
-            u.in_pos as u32,
-            u.range,
-            u.code,
-            u.pos as u32,
-            u.state,
-            r0,
-            r1,
-            r2,
-            r3,
-            lc,
-            lp,
-            pb,
-        ]
-    }
-
-    /// Starts decoding `in_len` bytes at `in_ptr` into the `out_len` bytes at `out_ptr`, with
-    /// the probability table at `probs_ptr`; all three regions lie in this module's memory at
-    /// or above `heap_base()`, placed by the caller. Returns 0 or a [`Fail`] code.
-    #[no_mangle]
-    pub extern "C" fn begin(
+    pub extern "C" fn unpack(
         in_ptr: u32,
         in_len: u32,
         out_ptr: u32,
@@ -678,36 +489,44 @@ mod wasm {
         if lc > 8 || lp > 4 || pb > 4 {
             return Fail::Properties as u32;
         }
-        let regions = [in_ptr, in_len, out_ptr, out_len, probs_ptr];
-        let w = [
-            in_ptr, in_len, out_ptr, out_len, probs_ptr, 0, 0, 0, 0, 0, 0, 0, 0, 0, lc, lp, pb,
-        ];
-        with(w, |input, _, probs, w| {
-            *w = words(&Unpacker::new(input, probs, lc, lp, pb)?, regions);
-            Ok(())
-        })
-    }
-
-    /// Continues the decode that `begin` started until at least `limit` output bytes are
-    /// written (or all of them, then checks the end of the stream). Returns 0 or a [`Fail`]
-    /// code; after a failure, `begin` must be called again.
-    #[no_mangle]
-    pub extern "C" fn step(limit: u32) -> u32 {
-        with(load(), |input, output, probs, w| {
-            let [a, b, c, d, e, in_pos, range, code, pos, state, r0, r1, r2, r3, lc, lp, pb] = *w;
-            let mut u = Unpacker {
-                in_pos: in_pos as usize,
-                range,
-                code,
-                pos: pos as usize,
-                state,
-                reps: [r0, r1, r2, r3],
-                props: [lc, lp, pb],
-            };
-            u.run(input, output, probs, limit as usize)?;
-            *w = words(&u, [a, b, c, d, e]);
-            Ok(())
-        })
+        let top = core::arch::wasm32::memory_size(0) as u64 * 65536;
+        let lo = u64::from(heap_base());
+        let region = |ptr: u32, bytes: u64| (u64::from(ptr), u64::from(ptr) + bytes);
+        let input = region(in_ptr, u64::from(in_len));
+        let output = region(out_ptr, u64::from(out_len));
+        let probs = region(probs_ptr, 2 * probs_len(lc, lp) as u64);
+        let regions = [input, output, probs];
+        let inside = regions.iter().all(|&(a, b)| a >= lo && b <= top);
+        let apart = |x: (u64, u64), y: (u64, u64)| x.1 <= y.0 || y.1 <= x.0;
+        if !inside
+            || probs_ptr % 2 != 0
+            || !apart(input, output)
+            || !apart(input, probs)
+            || !apart(output, probs)
+        {
+            return Fail::Memory as u32;
+        }
+        // SAFETY: the three regions were just checked to lie inside the module's linear memory,
+        // above everything the module itself uses (its stack and statics end at __heap_base; it
+        // has no allocator), to be pairwise disjoint, and the u16 region to be 2-byte aligned.
+        // Wasm memory is zero-initialised or written by the caller, so every byte is initialised,
+        // and nothing else runs during this call (wasm32 without threads), so these are the only
+        // references to those bytes while they live.
+        let (input, output, probs) = unsafe {
+            (
+                core::slice::from_raw_parts(in_ptr as usize as *const u8, in_len as usize),
+                core::slice::from_raw_parts_mut(out_ptr as usize as *mut u8, out_len as usize),
+                core::slice::from_raw_parts_mut(probs_ptr as usize as *mut u16, probs_len(lc, lp)),
+            )
+        };
+        match decode(input, output, probs, lc, lp, pb) {
+            Ok(()) => 0,
+            Err((fail, pos, value)) => {
+                FAILED_AT.store(pos as u32, Ordering::Relaxed);
+                FAILED_VALUE.store(value, Ordering::Relaxed);
+                fail as u32
+            }
+        }
     }
 
     #[panic_handler]
