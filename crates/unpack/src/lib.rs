@@ -151,7 +151,7 @@ impl Dec<'_> {
     /// work, and V8's baseline code, which runs most of the one call that unpacks at start-up,
     /// reloads struct fields around every call. Decoding the bits here rather than calling
     /// `bit` 8 times made the first unpack ~0.4 ms faster in Node 20 and ~2 ms in Chromium 156
-    /// (medians of 15 and 31 fresh runs, `bench/unpack.mjs`-style), at no cost in size.
+    /// (medians of 15 and 31 fresh runs; docs/PERFORMANCE.md) for 22 B of module.
     #[inline(never)]
     fn tree(&mut self, base: usize, limit: usize, mut m: usize) -> usize {
         let (mut range, mut code, mut pos) = (self.range, self.code, self.pos);
