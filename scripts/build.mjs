@@ -64,6 +64,7 @@ const LZMA_OPTIONS = [
   'lc=3,lp=0,pb=0,mode=normal,nice=128,mf=hc4,depth=1000',
   'lc=3,lp=0,pb=0,mode=normal,nice=128,mf=bt4,depth=0',
   'lc=3,lp=0,pb=0,mode=normal,nice=152,mf=bt3,depth=0',
+  'lc=3,lp=0,pb=0,mode=normal,nice=152,mf=bt2,depth=0',
   'lc=4,lp=0,pb=0,mode=normal,nice=273,mf=bt4,depth=512',
   'lc=3,lp=0,pb=2,mode=normal,nice=273,mf=bt4,depth=512',
 ];

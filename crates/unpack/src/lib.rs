@@ -133,39 +133,66 @@ impl Dec<'_> {
         }
     }
 
-    /// One bit with the adaptive probability `probs[i]`. Not inlined: its ~20 call sites made
-    /// the module 2.2x as large (6.5 KB) and no faster on a cold start (measured in Node 20).
-    /// The coders below are not inlined either (3.1 -> 3.0 KB, as fast): small hot functions,
-    /// which V8 tiers up from its baseline compiler while the one long `decode` call runs.
+    /// One bit with the adaptive probability `probs[i]`: a tree of one bit, so that the bit
+    /// decoder exists once, in `tree`. Not inlined: its ~20 call sites made the module 2.2x as
+    /// large (6.5 KB) and no faster on a cold start (measured in Node 20). The coders below are
+    /// not inlined either (3.1 -> 3.0 KB, as fast): small hot functions, which V8 tiers up from
+    /// its baseline compiler while the one long `decode` call runs.
     #[inline(never)]
     fn bit(&mut self, i: usize) -> usize {
-        let Some(p) = self.probs.get_mut(i) else {
-            self.bad = true;
-            return 0;
-        };
-        let prob = u32::from(*p);
-        let bound = (self.range >> 11).wrapping_mul(prob);
-        let b = if self.code < bound {
-            self.range = bound;
-            *p = (prob + ((2048 - prob) >> 5)) as u16;
-            0
-        } else {
-            self.range = self.range.wrapping_sub(bound);
-            self.code = self.code.wrapping_sub(bound);
-            *p = (prob - (prob >> 5)) as u16;
-            1
-        };
-        self.normalize();
-        b
+        self.tree(i.wrapping_sub(1), 2, 1)
     }
 
     /// A bit tree, most significant bit first, from node `m` (1 at the root) until `m >= limit`
-    /// (a power of two); the probabilities are at `base + 1 .. base + limit - 1`.
+    /// (a power of two); the probabilities are at `base + 1 .. base + limit - 1`. On an index
+    /// outside the table the bit is 0 and `bad` is set.
+    ///
+    /// The range coder is in locals for the whole tree: literals (8-bit trees) are most of the
+    /// work, and V8's baseline code, which runs most of the one call that unpacks at start-up,
+    /// reloads struct fields around every call. Decoding the bits here rather than calling
+    /// `bit` 8 times made the first unpack ~0.4 ms faster in Node 20 and ~2 ms in Chromium 156
+    /// (medians of 15 and 31 fresh runs; docs/PERFORMANCE.md) for 22 B of module.
     #[inline(never)]
     fn tree(&mut self, base: usize, limit: usize, mut m: usize) -> usize {
+        let (mut range, mut code, mut pos) = (self.range, self.code, self.pos);
         while m < limit {
-            m = (m << 1) | self.bit(base + m);
+            let b = match self.probs.get_mut(base.wrapping_add(m)) {
+                None => {
+                    self.bad = true;
+                    0
+                }
+                Some(p) => {
+                    let prob = u32::from(*p);
+                    let bound = (range >> 11).wrapping_mul(prob);
+                    let b = if code < bound {
+                        range = bound;
+                        *p = (prob + ((2048 - prob) >> 5)) as u16;
+                        0
+                    } else {
+                        range = range.wrapping_sub(bound);
+                        code = code.wrapping_sub(bound);
+                        *p = (prob - (prob >> 5)) as u16;
+                        1
+                    };
+                    // normalize(), on the locals
+                    if range < 1 << 24 {
+                        let byte = match self.input.get(pos) {
+                            Some(&b) => b,
+                            None => {
+                                self.truncated = true;
+                                0
+                            }
+                        };
+                        pos = pos.wrapping_add(1);
+                        range <<= 8;
+                        code = (code << 8) | u32::from(byte);
+                    }
+                    b
+                }
+            };
+            m = (m << 1) | b;
         }
+        (self.range, self.code, self.pos) = (range, code, pos);
         m - limit
     }
 
