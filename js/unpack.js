@@ -51,13 +51,30 @@ function base64(text) {
 
 const align8 = (n) => Math.ceil(n / 8) * 8;
 
+// DECODER is zlib DEFLATE (scripts/build.mjs; 0.7 KB gzip smaller than the raw module as base64).
+// Node (>= 20.16) inflates it with zlib at once; elsewhere the runtime's DecompressionStream does,
+// read directly: `new Response(...)` would load Node's whole fetch stack (~25 ms, measured).
+async function inflate(bytes) {
+  const zlib = globalThis.process?.getBuiltinModule?.('zlib');
+  if (zlib) return zlib.inflateSync(bytes);
+  const ds = new DecompressionStream('deflate');
+  const writer = ds.writable.getWriter();
+  // a corrupt stream rejects these and the read below: the read's rejection is the one reported
+  writer.write(bytes).catch(() => {});
+  writer.close().catch(() => {});
+  const parts = [];
+  for (const reader = ds.readable.getReader(); ; ) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+  }
+  return new Uint8Array(await new Blob(parts).arrayBuffer());
+}
+
 // A fresh decoder instance: (input, size, lc, lp, pb) -> a Uint8Array view of `size` bytes in
 // that instance's memory. Throws an Error with code 'internal' on any bad argument or stream.
 async function decoder() {
-  // DECODER is zlib DEFLATE (scripts/build.mjs; 0.7 KB gzip smaller than the raw module as
-  // base64), inflated by the runtime's DecompressionStream (Node >= 18, every current browser).
-  const stream = new Response(base64(DECODER)).body.pipeThrough(new DecompressionStream('deflate'));
-  const { instance } = await WebAssembly.instantiate(await new Response(stream).arrayBuffer());
+  const { instance } = await WebAssembly.instantiate(await inflate(base64(DECODER)));
   const x = instance.exports;
   return (input, size, lc, lp, pb) => {
     // x >>> 0 === x: a non-negative integer.
