@@ -16,12 +16,12 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 
 import * as z from 'zarr-scale-offset';
-import initGlue from '../../dist/zarr_scale_offset.js';
+import { initSync } from '../../dist/zarr_scale_offset.js';
 import { startBrowser } from './browser.mjs';
 
 await z.ready();
-// The glue's init returns the already-initialised wasm exports, memory included.
-const wasmExports = await initGlue();
+// The glue's initSync returns the already-initialised wasm exports, memory included.
+const wasmExports = initSync(); // after ready(): the instance's exports
 const memoryBytes = () => wasmExports.memory.buffer.byteLength;
 
 // The `.code` values the README documents.
@@ -363,7 +363,7 @@ test('hostile cases in headless Chromium: every one a coded Error, the module st
       const z = await import('/dist/index.js');
       await z.ready();
       const glue = await import('/dist/zarr_scale_offset.js');
-      const memory = (await glue.default()).memory;
+      const memory = glue.initSync().memory;
       const hostileCases = new Function(`return (${casesSrc})`)();
       const runCase = new Function(`return (${runSrc})`)();
       const { cases, sanity } = hostileCases(z);

@@ -11,10 +11,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import * as z from 'zarr-scale-offset';
-import initGlue from '../../dist/zarr_scale_offset.js';
+import { initSync } from '../../dist/zarr_scale_offset.js';
 
 await z.ready();
-const wasmExports = await initGlue();
+const wasmExports = initSync(); // after ready(): the instance's exports
 const memoryBytes = () => wasmExports.memory.buffer.byteLength;
 const MiB = 1 << 20;
 

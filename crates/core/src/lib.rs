@@ -5,9 +5,10 @@
 //!
 //! It is a crate of its own so that it is compiled with a different optimisation level from the
 //! rest: the wasm module is built with `opt-level = "z"` (size) for the metadata, JSON and binding
-//! code, and `opt-level = 3` for this crate (`[profile.release.package.zarr-scale-offset-core]`
-//! in the workspace `Cargo.toml`): the kernels need -O3's inlining and loop vectorisation (at "z"
-//! they ran 20-30x slower), and the rest is a fifth smaller at "z". Cargo applies a per-package
+//! code, and `opt-level = 2` for this crate (`[profile.release.package.zarr-scale-offset-core]`
+//! in the workspace `Cargo.toml`): the kernels need LLVM's inlining and loop vectorisation (at "z"
+//! they ran 20-30x slower, at "s" 5-50x), and the rest is a fifth smaller at "z". Level 2 instead
+//! of 3: 670 B less LZMA module, every bench row within 10 % (docs/SIZE.md, session 5). Cargo applies a per-package
 //! optimisation level only without LTO, so the release profile has `lto = false` (measured: no
 //! size difference for this crate graph).
 //!
