@@ -3,40 +3,39 @@
 
 // One row per data type, in the order of the spec's list.
 const ROWS = [
-  {"name":"int2","size":1,"bits":2,"float":false,"array":"Int8Array","numpy":null},
-  {"name":"int4","size":1,"bits":4,"float":false,"array":"Int8Array","numpy":null},
-  {"name":"int8","size":1,"bits":8,"float":false,"array":"Int8Array","numpy":"|i1"},
-  {"name":"int16","size":2,"bits":16,"float":false,"array":"Int16Array","numpy":"<i2"},
-  {"name":"int32","size":4,"bits":32,"float":false,"array":"Int32Array","numpy":"<i4"},
-  {"name":"int64","size":8,"bits":64,"float":false,"array":"BigInt64Array","numpy":"<i8"},
-  {"name":"uint2","size":1,"bits":2,"float":false,"array":"Uint8Array","numpy":null},
-  {"name":"uint4","size":1,"bits":4,"float":false,"array":"Uint8Array","numpy":null},
-  {"name":"uint8","size":1,"bits":8,"float":false,"array":"Uint8Array","numpy":"|u1"},
-  {"name":"uint16","size":2,"bits":16,"float":false,"array":"Uint16Array","numpy":"<u2"},
-  {"name":"uint32","size":4,"bits":32,"float":false,"array":"Uint32Array","numpy":"<u4"},
-  {"name":"uint64","size":8,"bits":64,"float":false,"array":"BigUint64Array","numpy":"<u8"},
-  {"name":"float4_e2m1fn","size":1,"bits":4,"float":true,"array":"Uint8Array","numpy":null},
-  {"name":"float6_e2m3fn","size":1,"bits":6,"float":true,"array":"Uint8Array","numpy":null},
-  {"name":"float6_e3m2fn","size":1,"bits":6,"float":true,"array":"Uint8Array","numpy":null},
-  {"name":"float8_e3m4","size":1,"bits":8,"float":true,"array":"Uint8Array","numpy":null},
-  {"name":"float8_e4m3","size":1,"bits":8,"float":true,"array":"Uint8Array","numpy":null},
-  {"name":"float8_e4m3b11fnuz","size":1,"bits":8,"float":true,"array":"Uint8Array","numpy":null},
-  {"name":"float8_e4m3fnuz","size":1,"bits":8,"float":true,"array":"Uint8Array","numpy":null},
-  {"name":"float8_e5m2","size":1,"bits":8,"float":true,"array":"Uint8Array","numpy":null},
-  {"name":"float8_e5m2fnuz","size":1,"bits":8,"float":true,"array":"Uint8Array","numpy":null},
-  {"name":"float8_e8m0fnu","size":1,"bits":8,"float":true,"array":"Uint8Array","numpy":null},
-  {"name":"bfloat16","size":2,"bits":16,"float":true,"array":"Uint16Array","numpy":null},
-  {"name":"float16","size":2,"bits":16,"float":true,"array":"Float16Array","numpy":"<f2"},
-  {"name":"float32","size":4,"bits":32,"float":true,"array":"Float32Array","numpy":"<f4"},
-  {"name":"float64","size":8,"bits":64,"float":true,"array":"Float64Array","numpy":"<f8"}
+  {"name":"int2","size":1,"bits":2,"float":false,"array":"Int8Array"},
+  {"name":"int4","size":1,"bits":4,"float":false,"array":"Int8Array"},
+  {"name":"int8","size":1,"bits":8,"float":false,"array":"Int8Array"},
+  {"name":"int16","size":2,"bits":16,"float":false,"array":"Int16Array"},
+  {"name":"int32","size":4,"bits":32,"float":false,"array":"Int32Array"},
+  {"name":"int64","size":8,"bits":64,"float":false,"array":"BigInt64Array"},
+  {"name":"uint2","size":1,"bits":2,"float":false,"array":"Uint8Array"},
+  {"name":"uint4","size":1,"bits":4,"float":false,"array":"Uint8Array"},
+  {"name":"uint8","size":1,"bits":8,"float":false,"array":"Uint8Array"},
+  {"name":"uint16","size":2,"bits":16,"float":false,"array":"Uint16Array"},
+  {"name":"uint32","size":4,"bits":32,"float":false,"array":"Uint32Array"},
+  {"name":"uint64","size":8,"bits":64,"float":false,"array":"BigUint64Array"},
+  {"name":"float4_e2m1fn","size":1,"bits":4,"float":true,"array":"Uint8Array"},
+  {"name":"float6_e2m3fn","size":1,"bits":6,"float":true,"array":"Uint8Array"},
+  {"name":"float6_e3m2fn","size":1,"bits":6,"float":true,"array":"Uint8Array"},
+  {"name":"float8_e3m4","size":1,"bits":8,"float":true,"array":"Uint8Array"},
+  {"name":"float8_e4m3","size":1,"bits":8,"float":true,"array":"Uint8Array"},
+  {"name":"float8_e4m3b11fnuz","size":1,"bits":8,"float":true,"array":"Uint8Array"},
+  {"name":"float8_e4m3fnuz","size":1,"bits":8,"float":true,"array":"Uint8Array"},
+  {"name":"float8_e5m2","size":1,"bits":8,"float":true,"array":"Uint8Array"},
+  {"name":"float8_e5m2fnuz","size":1,"bits":8,"float":true,"array":"Uint8Array"},
+  {"name":"float8_e8m0fnu","size":1,"bits":8,"float":true,"array":"Uint8Array"},
+  {"name":"bfloat16","size":2,"bits":16,"float":true,"array":"Uint16Array"},
+  {"name":"float16","size":2,"bits":16,"float":true,"array":"Float16Array"},
+  {"name":"float32","size":4,"bits":32,"float":true,"array":"Float32Array"},
+  {"name":"float64","size":8,"bits":64,"float":true,"array":"Float64Array"}
 ];
 
 /**
  * Every numeric data type by name: `size` (bytes per element, in memory and stored), `bits`
  * (stored bits: fewer than 8 * size for the sub-byte types, whose upper bits the `bytes` codec
  * writes as 0), `float`, `array` (the typed-array constructor name that holds it in memory;
- * "Float16Array" only where the runtime has one, else raw bits in a Uint16Array) and `numpy`
- * (the spelling numcodecs and zarr v2 write, or null for the types NumPy lacks). No prototype:
+ * "Float16Array" only where the runtime has one, else raw bits in a Uint16Array). No prototype:
  * `DATA_TYPES[name]` is undefined for any other name.
  */
 export const DATA_TYPES = Object.freeze(

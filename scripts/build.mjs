@@ -60,7 +60,7 @@ function sizes(label, bytes) {
 // memory of a fresh instance is zero (the wasm spec; the module is only ever instantiated fresh, by
 // wasm-bindgen's initSync), so zero bytes need no data segment. --flatten --rereloop -Oz: a second
 // round over flattened control flow; smaller after LZMA and no slower (bench/run.mjs A/B).
-const WASM_OPT_FLAGS = ['-Oz', '--converge', '--low-memory-unused', '--zero-filled-memory', '--flatten', '--rereloop', '-Oz'];
+const WASM_OPT_FLAGS = ['-Oz', '--converge', '--low-memory-unused', '--zero-filled-memory'];
 
 // LZMA1 settings tried for the module; the smallest output wins (each try takes ~0.25 s). The
 // options are spelled out rather than given as a preset (`preset=9e` = mode=normal, nice=273,
