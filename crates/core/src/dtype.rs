@@ -507,24 +507,20 @@ pub fn parse_numpy_dtype(s: &str) -> Option<NumpyDtype> {
 
 /// The table as JSON, one row per line, for the JS build (`scripts/gen-dtypes.mjs` runs
 /// `cargo run -p zarr-scale-offset-core --example dtypes`, which prints this): `name`, `size`
-/// (bytes), `bits`, `float`, `array` (the typed-array constructor name) and `numpy` (the
-/// spelling numcodecs writes, or `null`).
+/// (bytes), `bits`, `float` and `array` (the typed-array constructor name).
 pub fn table_json() -> String {
+    // The adapter reads name, size, bits, float and array; the NumPy spellings (parse_numpy_dtype)
+    // stay out of the JS copy, which is in the zarrita-path download.
     let rows: Vec<String> = ALL
         .iter()
         .map(|d| {
-            let numpy = match d.numpy() {
-                Some(n) => format!("\"{}\"", n.spelling),
-                None => "null".into(),
-            };
             format!(
-                "  {{\"name\":\"{}\",\"size\":{},\"bits\":{},\"float\":{},\"array\":\"{}\",\"numpy\":{}}}",
+                "  {{\"name\":\"{}\",\"size\":{},\"bits\":{},\"float\":{},\"array\":\"{}\"}}",
                 d.name(),
                 d.size(),
                 d.bits(),
                 d.float().is_some(),
                 d.array_kind().js_name(),
-                numpy
             )
         })
         .collect();
