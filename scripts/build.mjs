@@ -58,9 +58,15 @@ function sizes(label, bytes) {
 // module never uses addresses below 1024 (LLVM's wasm32 data starts at 1 MiB + stack, and Rust never
 // dereferences null), so loads and stores may fold larger offsets. --zero-filled-memory: the
 // memory of a fresh instance is zero (the wasm spec; the module is only ever instantiated fresh, by
-// wasm-bindgen's initSync), so zero bytes need no data segment. --flatten --rereloop -Oz: a second
-// round over flattened control flow; smaller after LZMA and no slower (bench/run.mjs A/B).
-const WASM_OPT_FLAGS = ['-Oz', '--converge', '--low-memory-unused', '--zero-filled-memory'];
+// wasm-bindgen's initSync), so zero bytes need no data segment.
+// --one-caller-inline-max-function-size=1000: by default binaryen inlines every function that has
+// one caller, however large, so the run dispatchers (ArrayChain::run, CastValue::run,
+// ScaleOffset::run) held every type pair's kernel (25, 21 and 10 KB of body) and V8 compiled all
+// of it on the first decode. With the limit a first decode compiles 11 KB instead of 30 KB
+// (first decode call 1.55 -> 0.85 ms, Node, medians of 11 processes) and the download is 544 B
+// smaller (docs/SIZE.md, docs/PERFORMANCE.md). (--flatten --rereloop was dropped: it made
+// Chromium's f64<-u8 NaN-map decodeInto 1.16x slower.)
+const WASM_OPT_FLAGS = ['-Oz', '--converge', '--low-memory-unused', '--zero-filled-memory', '--one-caller-inline-max-function-size=1000'];
 
 // LZMA1 settings tried for the module; the smallest output wins (each try takes ~0.25 s). The
 // options are spelled out rather than given as a preset (`preset=9e` = mode=normal, nice=273,
