@@ -497,6 +497,8 @@ export interface CfArrayParts {
  * `xarray.decode_cf` bit for bit, following xarray's choice of float32 or float64.
  * `options.attributeDataType` says untyped scale/offset numbers were netCDF float32/float64
  * attributes (JSON numbers are otherwise read as Python floats/ints, as xarray sees them).
+ * An integer in the result that no `number` equals (an int64/uint64 fill value such as netCDF's
+ * default -9223372036854775806) is a `bigint`; `bind` and `toJsonText` write it exactly.
  */
 export function fromCF<S extends string = never>(
   attrs: CfAttributes | string,

@@ -113,6 +113,23 @@ const MAX_DEPTH = 128;
 // match inside a string only costs the slower exact writer.
 const LONG_INTEGER = /(?<![.\d])\d{16}/;
 
+// Parses JSON text of the core (fromCF, fromFixedScaleOffset) without rounding: an integer literal
+// that no double equals (an int64/uint64 fill value or scalar_map code such as netCDF's default
+// int64 fill -9223372036854775806) becomes a bigint, which toJson writes back exactly; JSON.parse
+// would give the nearest double, a different integer. Integer literals a double does equal (also
+// float fields the core writes without a ".", e.g. an offset of 2^60) stay numbers. A bare run of
+// 16+ digits outside a string is wrapped as {"\u0000": digits}, an object the core never writes
+// (its keys are its own), and unwrapped by the reviver.
+function parseExact(text) {
+  const marked = text.replace(/"(?:[^"\\]|\\.)*"|(?<![.\d])-?\d{16,}(?![.\deE])/g, (m) => (m[0] === '"' ? m : `{"\\u0000":"${m}"}`));
+  return JSON.parse(marked, (k, v) => {
+    const d = v !== null && typeof v === 'object' ? v['\0'] : undefined;
+    if (typeof d !== 'string') return v;
+    const n = Number(d);
+    return BigInt(n) === BigInt(d) ? n : BigInt(d);
+  });
+}
+
 // Serialises a metadata / codec value to JSON text. Like JSON.stringify, except that a BigInt is
 // written as a bare JSON integer with all its digits and an integral number from 2^53 to 2^65 as
 // its exact value (see numberJson), so that int64/uint64 values stay exact. An error thrown by the
@@ -887,14 +904,15 @@ export function validate(metadata, dataType) {
  * whose decode equals `xarray.decode_cf` bit for bit (xarray's float32/float64 choice included).
  * An attribute may be `{value, dtype}` to say it was a typed netCDF attribute;
  * `options.attributeDataType` ("float32" | "float64") types every untyped scale/offset number.
- * Give `attrs` as JSON text to keep int64 fill values beyond 2^53 exact.
+ * Give `attrs` as JSON text to keep int64 fill values beyond 2^53 exact; in the result such
+ * integers are `bigint` (toJsonText and bind write them exactly; JSON.stringify refuses them).
  */
 export function fromCF(attrs, packedDataType, options) {
   ensureReady('fromCF');
   const text = typeof attrs === 'string' ? attrs : toJson(attrs);
   const attributeDataType = options === undefined || options === null ? undefined : read(options, 'attributeDataType', 'fromCF() options.attributeDataType');
   const ad = attributeDataType === undefined ? undefined : dataTypeText(attributeDataType);
-  return JSON.parse(wasm.fromCF(text, dataTypeText(packedDataType), ad));
+  return parseExact(wasm.fromCF(text, dataTypeText(packedDataType), ad));
 }
 
 /**
@@ -908,7 +926,7 @@ export function fromFixedScaleOffset(config, dataType) {
   ensureReady('fromFixedScaleOffset');
   const text = typeof config === 'string' ? config : toJson(config);
   const dt = dataType === undefined ? undefined : dataTypeText(dataType);
-  return JSON.parse(wasm.fromFixedScaleOffset(text, dt));
+  return parseExact(wasm.fromFixedScaleOffset(text, dt));
 }
 
 /** The version of the Rust core. */

@@ -210,6 +210,29 @@ test('openCF reads attribute types from the metadata text: scale_factor 2.0 is a
   assert.deepEqual(Array.from((await zarr.get(o)).data), [7, 10, 17, 32777]);
 });
 
+test('fromCF and openCF keep int64/uint64 fill values beyond 2^53 exact (netCDF default int64 fill -9223372036854775806)', async () => {
+  // JSON.parse of the core's text gave -9223372036854776000 (= -2^63): bind then masked -2^63,
+  // and the real fill code decoded as a number.
+  const cf = z.fromCF('{"_FillValue": -9223372036854775806}', 'int64');
+  assert.deepEqual(cf.codecs[0].configuration.scalar_map, { encode: [['NaN', -9223372036854775806n]], decode: [[-9223372036854775806n, 'NaN']] });
+  const decoded = z.bind(cf.codecs.slice(0, 1), cf.data_type).decode(BigInt64Array.of(-9223372036854775806n, -(2n ** 63n), 5n));
+  assert.deepEqual(Array.from(decoded), [NaN, -(2 ** 63), 5]);
+  // the same through a store and openCF
+  const stored = viewBytes(BigInt64Array.of(-9223372036854775806n, -(2n ** 63n), 5n));
+  const arr = await openCF(await zarr.open(v3Store('int64', '{"_FillValue": -9223372036854775806}', stored, { n: 3 }), { kind: 'array' }));
+  assert.equal(arr.dtype, 'float64');
+  assert.deepEqual(Array.from((await zarr.get(arr)).data), [NaN, -(2 ** 63), 5]);
+  // uint64: 2^64 - 2 as a missing_value (an integer scale keeps the map in the packed type)
+  const u = z.fromCF('{"missing_value": 18446744073709551614, "scale_factor": 2.0}', 'uint64');
+  assert.deepEqual(u.codecs[1].configuration.scalar_map.decode, [[18446744073709551614n, 'NaN']]);
+  // integers a double equals stay numbers (also a float64 offset the core writes as digits); floats too
+  const s = z.fromCF('{"_FillValue": 9007199254740991, "add_offset": 0.12345678901234568}', 'int64');
+  assert.deepEqual(s.codecs.find((c) => c.name === 'cast_value').configuration.scalar_map.decode, [[9007199254740991, 'NaN']]);
+  assert.equal(s.codecs[0].configuration.offset, 0.12345678901234568);
+  assert.deepEqual(z.fromFixedScaleOffset({ id: 'fixedscaleoffset', offset: 1234567890123456789, scale: 1, dtype: '<f8', astype: '<i8' })[0].configuration.offset, 1234567890123456768);
+  assert.deepEqual(z.fromCF('{"_FillValue": -9223372036854775808}', 'int64').codecs[0].configuration.scalar_map.decode, [[-(2 ** 63), 'NaN']]);
+});
+
 test('openCF: a v3 float _FillValue attribute is base64 of a float64 (xarray FillValueCoder), NaN included', async () => {
   const b64 = (x) => Buffer.from(new Float64Array([x]).buffer).toString('base64');
   const stored = viewBytes(new Float32Array([-9999, 1.5, 0]));
