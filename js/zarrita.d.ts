@@ -75,8 +75,8 @@ export type RegisteredCodecName = ZarritaCodecName | typeof V2_FIXEDSCALEOFFSET;
  * `V2_FIXEDSCALEOFFSET` on zarrita's registry at once, replacing its built-in codecs, and starts
  * loading the WebAssembly module in the background. The entries are lazy loaders that await the
  * module, so a read started right after `register` returns (awaited or not) uses these codecs.
- * Resolves to the names it set once the module is ready. Throws a TypeError at once when
- * `registry` is not a registry.
+ * Resolves to the names it set once the module is ready. Throws a TypeError (`.code`
+ * "invalid_argument") at once when `registry` is not a registry.
  */
 export function register(registry: ZarritaRegistry): Promise<RegisteredCodecName[]>;
 

@@ -406,7 +406,8 @@ export function keepV2Filters(store) {
  */
 export function register(registry) {
   if (!registry || typeof registry.set !== 'function') {
-    throw new TypeError('register(registry): pass zarrita\'s codec registry, e.g. register(zarr.registry) after import * as zarr from "zarrita"');
+    // A TypeError (the kind of mistake it is) with the package's stable `.code`, like every error it throws.
+    throw Object.assign(new TypeError('register(registry): pass zarrita\'s codec registry, e.g. register(zarr.registry) after import * as zarr from "zarrita"'), { code: 'invalid_argument' });
   }
   const loading = ready();
   const names = [...codecNames, V2_FIXEDSCALEOFFSET];
