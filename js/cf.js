@@ -95,8 +95,39 @@ async function readJson(array, name) {
   }
 }
 
+// xarray.open_zarr reads a v2 store's consolidated metadata (`.zmetadata` at the store's root)
+// when the store has one (its default, consolidated=None), and so does openCF. Its text also keeps
+// 300.0 apart from 300, which the documents zarrita's withConsolidatedMetadata serves do not (it
+// re-serialises them with JSON.stringify); that wrapper hands a read of `/.zmetadata` itself
+// through to the store it wraps, so this reads the file as written. One read per store; none
+// (absent, unreadable, not JSON, no `metadata` object) means the array's own files are read.
+const ZMETADATA = new WeakMap();
+
+function consolidatedV2(store) {
+  let p = ZMETADATA.get(store);
+  if (p === undefined) {
+    p = (async () => {
+      let bytes;
+      try {
+        bytes = await store.get('/.zmetadata');
+      } catch {
+        return null;
+      }
+      if (bytes === undefined || bytes === null) return null;
+      try {
+        const doc = parseKeepingNumbers(typeof bytes === 'string' ? bytes : new TextDecoder().decode(bytes));
+        return doc !== null && typeof doc === 'object' && doc.metadata !== null && typeof doc.metadata === 'object' ? doc.metadata : null;
+      } catch {
+        return null;
+      }
+    })();
+    ZMETADATA.set(store, p);
+  }
+  return p;
+}
+
 // { format, attrs (numbers kept), fill (the array's fill_value, kept), order (transpose order or null) }
-async function readMetadata(array, zarrFormat) {
+async function readMetadata(array, zarrFormat, consolidated) {
   if (zarrFormat !== 2) {
     const doc = await readJson(array, 'zarr.json');
     if (doc && typeof doc === 'object' && doc.node_type === 'array') {
@@ -104,9 +135,17 @@ async function readMetadata(array, zarrFormat) {
     }
     if (zarrFormat === 3) throw codedError('invalid_argument', `openCF: no Zarr v3 array metadata (zarr.json) at ${array.path}`);
   }
-  const zarray = await readJson(array, '.zarray');
+  // The keys of the array's documents in .zmetadata: "t2m/.zarray", or ".zarray" at the root.
+  const prefix = String(array.path ?? '').replace(/^\/+|\/+$/g, '');
+  const key = (name) => (prefix ? `${prefix}/${name}` : name);
+  const all = consolidated === false ? null : await consolidatedV2(array.store);
+  const listed = all?.[key('.zarray')];
+  if (consolidated === true && !(listed && typeof listed === 'object')) {
+    throw codedError('invalid_metadata', `openCF: consolidated is true, but the store has no .zmetadata listing ${key('.zarray')}`);
+  }
+  const zarray = listed && typeof listed === 'object' ? listed : await readJson(array, '.zarray');
   if (zarray && typeof zarray === 'object') {
-    const zattrs = (await readJson(array, '.zattrs')) ?? {};
+    const zattrs = (listed === zarray ? all[key('.zattrs')] : await readJson(array, '.zattrs')) ?? {};
     const n = Array.isArray(zarray.shape) ? zarray.shape.length : 0;
     const order = zarray.order === 'F' ? Array.from({ length: n }, (_, i) => n - 1 - i) : null;
     return { format: 2, attrs: zattrs, fill: zarray.fill_value, order };
@@ -205,7 +244,10 @@ export async function openCF(array, options = {}) {
     throw codedError('invalid_argument', `openCF: zarrFormat must be 2 or 3, not ${String(opts.zarrFormat)}`);
   }
   await ready();
-  const meta = await readMetadata(array, opts.zarrFormat);
+  if (opts.consolidated !== undefined && typeof opts.consolidated !== 'boolean') {
+    throw codedError('invalid_argument', `openCF: consolidated must be true, false or undefined, not ${String(opts.consolidated)}`);
+  }
+  const meta = await readMetadata(array, opts.zarrFormat, opts.consolidated);
   const useFillValueAsMask = opts.useZarrFillValueAsMask ?? meta.format === 2;
   const packed = array.dtype;
   const hasCF = CF_KEYS.some((k) => meta.attrs?.[k] !== undefined && meta.attrs?.[k] !== null) ||

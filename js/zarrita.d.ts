@@ -110,6 +110,14 @@ export interface OpenCFOptions {
   useZarrFillValueAsMask?: boolean;
   /** Which metadata document to read (default: zarr.json if present, else .zarray/.zattrs). */
   zarrFormat?: 2 | 3;
+  /**
+   * Zarr v2: read the array's `.zarray`/`.zattrs` from the store's consolidated metadata
+   * (`.zmetadata`) when it lists them, as `xarray.open_zarr` does by default (also behind
+   * zarrita's `withConsolidatedMetadata`, whose re-serialised documents turn `2.0` into `2`).
+   * `false`: only the array's own files; `true`: `.zmetadata` must list the array
+   * (`invalid_metadata` otherwise). Default: use `.zmetadata` when it lists the array.
+   */
+  consolidated?: boolean;
   /** Called for what was ignored as xarray ignores it (default: console.warn). */
   onWarning?: (warning: { pointer: string; message: string }) => void;
 }

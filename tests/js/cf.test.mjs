@@ -233,6 +233,49 @@ test('fromCF and openCF keep int64/uint64 fill values beyond 2^53 exact (netCDF 
   assert.deepEqual(z.fromCF('{"_FillValue": -9223372036854775808}', 'int64').codecs[0].configuration.scalar_map.decode, [[-(2 ** 63), 'NaN']]);
 });
 
+// A v2 store as xarray writes it by default: the array's files and a consolidated .zmetadata,
+// every document indented, `scale_factor` written 2.0 (a Python float: float64 in xarray; an int
+// 2 would give int64). `attrs` is the .zattrs text; `zmetaAttrs` the one in .zmetadata.
+function v2ConsolidatedStore(attrs, zmetaAttrs = attrs) {
+  const zarray = '{\n    "chunks": [4],\n    "compressor": null,\n    "dtype": "<i2",\n    "fill_value": null,\n    "filters": null,\n    "order": "C",\n    "shape": [4],\n    "zarr_format": 2\n}';
+  const zmetadata = `{\n    "metadata": {\n        ".zgroup": {"zarr_format": 2},\n        "x/.zarray": ${zarray},\n        "x/.zattrs": ${zmetaAttrs}\n    },\n    "zarr_consolidated_format": 1\n}`;
+  return memStore({ '.zgroup': '{"zarr_format": 2}', '.zmetadata': zmetadata, 'x/.zarray': zarray, 'x/.zattrs': attrs, 'x/0': viewBytes(new Int16Array([-3, 0, 7, 32767])) });
+}
+
+test('openCF on a v2 store with consolidated metadata reads .zmetadata as xarray does, also behind zarrita\'s withConsolidatedMetadata (which re-serialises 2.0 as 2)', async () => {
+  const want = [-6, 0, 14, 65534];
+  for (const wrap of [false, true]) {
+    const raw = v2ConsolidatedStore('{\n    "scale_factor": 2.0\n}');
+    const store = wrap ? await zarr.withConsolidatedMetadata(raw) : raw;
+    const arr = await openVariable(store, 'x');
+    // what zarrita itself serves through the wrapper: the integer 2
+    if (wrap) {
+      const served = new TextDecoder().decode(await store.get('/x/.zattrs'));
+      assert.ok(/"scale_factor":\s*2\s*}/.test(served) && !served.includes('2.0'), served);
+    }
+    const f = await openCF(arr);
+    assert.equal(f.dtype, 'float64', `withConsolidatedMetadata: ${wrap}`);
+    assert.deepEqual(Array.from((await zarr.get(f)).data), want);
+    // consolidated: false reads the array's own documents: behind the wrapper, the re-serialised 2
+    const own = await openCF(await openVariable(store, 'x'), { consolidated: false });
+    assert.equal(own.dtype, wrap ? 'int64' : 'float64');
+  }
+  // .zmetadata wins over the array's own files (xarray's consolidated=None), and `true` requires it
+  const both = v2ConsolidatedStore('{"scale_factor": 2}', '{"scale_factor": 2.0}');
+  assert.equal((await openCF(await openVariable(both, 'x'))).dtype, 'float64');
+  assert.equal((await openCF(await openVariable(both, 'x'), { consolidated: false })).dtype, 'int64');
+  assert.equal((await openCF(await openVariable(both, 'x'), { consolidated: true })).dtype, 'float64');
+  // no .zmetadata (or one that is not JSON): the array's files
+  for (const bad of [undefined, 'not json']) {
+    const s = v2ConsolidatedStore('{"scale_factor": 2.0}');
+    if (bad === undefined) s.files.delete('.zmetadata');
+    else s.files.set('.zmetadata', new TextEncoder().encode(bad));
+    assert.equal((await openCF(await openVariable(s, 'x'))).dtype, 'float64');
+    await assert.rejects(openCF(await openVariable(s, 'x'), { consolidated: true }), (e) => e.code === 'invalid_metadata' && /\.zmetadata/.test(e.message));
+  }
+  await assert.rejects(openCF(await openVariable(both, 'x'), { consolidated: 'yes' }), (e) => e.code === 'invalid_argument');
+});
+
 test('openCF: a v3 float _FillValue attribute is base64 of a float64 (xarray FillValueCoder), NaN included', async () => {
   const b64 = (x) => Buffer.from(new Float64Array([x]).buffer).toString('base64');
   const stored = viewBytes(new Float32Array([-9999, 1.5, 0]));
