@@ -121,7 +121,7 @@ const LONG_INTEGER = /(?<![.\d])\d{16}/;
 // 16+ digits outside a string is wrapped as {"\u0000": digits}, an object the core never writes
 // (its keys are its own), and unwrapped by the reviver.
 function parseExact(text) {
-  const marked = text.replace(/"(?:[^"\\]|\\.)*"|(?<![.\d])-?\d{16,}(?![.\deE])/g, (m) => (m[0] === '"' ? m : `{"\\u0000":"${m}"}`));
+  const marked = text.replace(/"(?:[^"\\]|\\.)*"|(?<![\w.+-])-?\d{16,}(?![\w.])/g, (m) => (m[0] === '"' ? m : `{"\\u0000":"${m}"}`));
   return JSON.parse(marked, (k, v) => {
     const d = v !== null && typeof v === 'object' ? v['\0'] : undefined;
     if (typeof d !== 'string') return v;
