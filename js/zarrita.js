@@ -38,7 +38,7 @@
 // finds the code either way.
 
 import { DATA_TYPES } from './dtypes.js';
-import { bind, ready, toJsonText } from './index.js';
+import { bind, ready, toJsonText } from './core.js';
 
 /** The codecs of this package by their zarrita registry names (`register` also sets V2_FIXEDSCALEOFFSET). */
 export const codecNames = Object.freeze(['scale_offset', 'cast_value', 'cf.scale_offset', 'numcodecs.fixedscaleoffset']);
@@ -425,5 +425,5 @@ export function register(registry) {
   return done;
 }
 
-export { errorCode } from './index.js';
+export { errorCode } from './core.js';
 export const openCF = async (array, options) => (await import('./cf.js')).openCF(array, options); // js/cf.js, loaded on first use

@@ -128,7 +128,8 @@ export function markdown(r, root = ROOT) {
   const what = {
     'dist/zarr_scale_offset_wasm.js': `the module (${r.wasm.moduleBytes.toLocaleString('en-US')} B) as base64 of LZMA, its LZMA decoder (a small wasm module) and their loader`,
     'dist/zarr_scale_offset.js': 'wasm-bindgen glue (minified)',
-    'dist/index.js': 'the entry (minified)',
+    'dist/core.js': 'the core of the entry (ready, bind, errors; minified): all the adapter imports of it',
+    'dist/index.js': 'the entry: the core plus the rest of the API (minified)',
     'dist/zarrita.js': 'the zarrita adapter (minified)',
     'dist/cf.js': 'openCF (minified), loaded by the adapter on first use',
     'dist/index.d.ts': 'types, with doc comments',

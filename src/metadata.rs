@@ -359,7 +359,11 @@ pub fn parse_any_array_meta(doc: &Json, report: &mut Report) -> Option<ArrayMeta
             .get("filters")
             .and_then(Json::as_array)
             .map_or(0, <[Json]>::len);
-        report.remap_paths(|p| crate::v2::v2_pointer(p, filters));
+        let bytes = v3.get("codecs").and_then(Json::as_array).is_some_and(|c| {
+            c.iter()
+                .any(|c| c.get("name").and_then(Json::as_str) == Some("bytes"))
+        });
+        report.remap_paths(|p| crate::v2::v2_pointer(p, filters, bytes));
         return meta;
     }
     parse_array_meta(doc, report)

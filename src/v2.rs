@@ -5,6 +5,7 @@
 //! |---|---|
 //! | `zarr_format: 2` | `zarr_format: 3`, `node_type: "array"`, `attributes: {}` |
 //! | `dtype` (NumPy spelling with byte order, e.g. `"<f4"`) | `data_type` (`"float32"`); the byte order goes to the `bytes` codec |
+//! | `dtype` outside the 26 (`"\|b1"`, `"<c8"`, `"\|S10"`, `"<U4"`, `"\|V8"`, `"<M8[ns]"`, `"\|O"`, a structured list) | the v3 type zarr-python 3 reads it as (`bool`, `complex64`, `null_terminated_bytes`, `fixed_length_utf32`, `raw_bytes`, `numpy.datetime64`, `string`, `structured`): valid, not decoded; an object array's `vlen-utf8`/`vlen-bytes` filter is its array -> bytes codec |
 //! | `shape`, `chunks` | `shape`, `chunk_grid` `regular` with `chunk_shape` |
 //! | `dimension_separator` (`"."` default, or `"/"`) | `chunk_key_encoding` `v2` with that `separator` |
 //! | `fill_value` (a number, `"NaN"`, `"Infinity"`, `"-Infinity"`, or `null`) | `fill_value` (strict v3 form); `null` becomes 0 |
@@ -40,6 +41,9 @@ use crate::json::fields::report_duplicates;
 use crate::json::{
     parse, parse_scalar, pointer_index, pointer_push, quote, write_scalar, Fields, Json,
 };
+
+/// The warning for a v2 `fill_value: null`.
+const NULL_FILL: &str = "fill_value null (no fill value in Zarr v2): missing chunks read as 0";
 
 /// The keys of a v2 `.zarray`.
 pub(crate) const KEYS: [&str; 9] = [
@@ -109,10 +113,17 @@ pub fn v2_to_v3_report(zarray: &Json, report: &mut Report) -> Option<Json> {
             ));
         }
     }
-    let dtype = f.required("dtype", report).and_then(|v| numpy(v, report));
-    let fill = f
-        .required("fill_value", report)
-        .and_then(|v| fill_value(v, dtype?.data_type, report));
+    let dtype_v = f.required("dtype", report);
+    let other = dtype_v.and_then(other_dtype);
+    let dtype = match other {
+        Some(_) => None,
+        None => dtype_v.and_then(|v| numpy(v, report)),
+    };
+    let fill = match (f.required("fill_value", report), &other, dtype) {
+        (Some(v), Some(o), _) => Some(other_fill(v, o.name, report)),
+        (Some(v), None, Some(d)) => fill_value(v, d.data_type, report),
+        _ => None,
+    };
     match f.get("order") {
         Some(o) if o.as_str() == Some("C") => {}
         Some(o) if o.as_str() == Some("F") => {
@@ -145,7 +156,7 @@ pub fn v2_to_v3_report(zarray: &Json, report: &mut Report) -> Option<Json> {
             }
         },
     };
-    let (mut codecs, stored) = filters(f.get("filters"), dtype, report);
+    let (mut codecs, stored) = filters(f.get("filters"), dtype, other.as_ref(), report);
     let stored = stored.or(dtype);
     let compressor = compressor(f.get("compressor"), report);
     // Duplicated keys in the objects no reader opened (other filters, the compressor's values).
@@ -153,23 +164,37 @@ pub fn v2_to_v3_report(zarray: &Json, report: &mut Report) -> Option<Json> {
     if report.error_count() > errors_before {
         return None;
     }
-    let stored = stored?;
-    let mut bytes = vec![("name".to_string(), Json::String("bytes".into()))];
-    if stored.data_type.size() > 1 {
-        let endian = if stored.is_big() { "big" } else { "little" };
-        bytes.push((
-            "configuration".into(),
-            obj(vec![("endian", Json::String(endian.into()))]),
-        ));
+    let endian = match (&other, stored) {
+        // The object dtype's filter became its array -> bytes codec.
+        (Some(o), _) if o.object => None,
+        (Some(o), _) => Some(o.endian),
+        (None, Some(st)) => Some((st.data_type.size() > 1).then_some(st.is_big())),
+        (None, None) => return None,
+    };
+    if let Some(endian) = endian {
+        let mut bytes = vec![("name".to_string(), Json::String("bytes".into()))];
+        if let Some(big) = endian {
+            let endian = if big { "big" } else { "little" };
+            bytes.push((
+                "configuration".into(),
+                obj(vec![("endian", Json::String(endian.into()))]),
+            ));
+        }
+        codecs.push(Json::Object(bytes));
     }
-    codecs.push(Json::Object(bytes));
     codecs.extend(compressor);
     let ints = |v: &[u64]| Json::Array(v.iter().map(|n| Json::Number(n.to_string())).collect());
     Some(obj(vec![
         ("zarr_format", Json::Number("3".into())),
         ("node_type", Json::String("array".into())),
         ("shape", ints(&shape?)),
-        ("data_type", Json::String(dtype?.data_type.name().into())),
+        (
+            "data_type",
+            Json::String(match &other {
+                Some(o) => o.name.into(),
+                None => dtype?.data_type.name().into(),
+            }),
+        ),
         (
             "chunk_grid",
             obj(vec![
@@ -204,19 +229,75 @@ fn obj(members: Vec<(&str, Json)>) -> Json {
 
 /// The array `dtype`: a NumPy spelling of a numeric type.
 fn numpy(v: &Json, report: &mut Report) -> Option<NumpyDtype> {
-    let what = match v.as_str().map(|s| (s, parse_numpy_dtype(s))) {
-        Some((_, Some(d))) => return Some(d),
-        Some((s, None)) => format!(
-            "{} is not a NumPy spelling of int8..int64, uint8..uint64, float16, float32 or float64",
-            quote(s)
-        ),
-        None => format!(
-            "only simple numeric dtype strings are supported, found {}",
-            v.kind_name()
-        ),
-    };
+    if let Some(d) = v.as_str().and_then(parse_numpy_dtype) {
+        return Some(d);
+    }
+    let what = format!("{} is not a NumPy data type of Zarr v2", v.to_json_string());
     report.error(Error::at(ErrorCode::UnsupportedDataType, "/dtype", what));
     None
+}
+
+/// A v2 `dtype` outside the 26 numeric types, as zarr-python 3 reads it: a known Zarr v3 data
+/// type that this crate validates but does not compute on (an `unchecked_data_type` warning and
+/// `unsupported_data_type` in `unsupported`, as for a v3 document).
+struct OtherDtype {
+    /// Its Zarr v3 name (`bool`, `complex64`, `fixed_length_utf32`, ...).
+    name: &'static str,
+    /// For the `bytes` codec: `Some(big)` when its elements have a byte order.
+    endian: Option<bool>,
+    /// The object dtype `|O`: its filter (`vlen-utf8`, `vlen-bytes`) is its array -> bytes codec.
+    object: bool,
+}
+
+/// The NumPy spellings zarr-python 2 writes for bool (`|b1`), complex (`<c8`, `<c16`), bytes
+/// (`|S10`), unicode (`<U10`), void (`|V10`), datetime/timedelta (`<M8[ns]`, `<m8[s]`), object
+/// (`|O`) and structured dtypes (a JSON list of fields); `None` for anything else.
+fn other_dtype(v: &Json) -> Option<OtherDtype> {
+    let s = match v {
+        Json::Array(_) => "structured",
+        v => v.as_str()?,
+    };
+    let (big, body) = match s.as_bytes().first() {
+        Some(b'<' | b'=' | b'|') => (false, s.get(1..)?),
+        Some(b'>') => (true, s.get(1..)?),
+        _ => (false, s),
+    };
+    // The rest after a kind letter: a size in bytes ("S10"), or a datetime unit ("M8[ns]").
+    let rest = |p: &str| body.strip_prefix(p).filter(|r| !r.is_empty());
+    let sized = |p| rest(p).is_some_and(|d| d.bytes().all(|c| c.is_ascii_digit()));
+    let unit = |p| body == p || rest(p).is_some_and(|u| u.starts_with('[') && u.ends_with(']'));
+    let (name, ordered) = match body {
+        "structured" => ("structured", false),
+        "b1" | "?" => ("bool", false),
+        "c8" | "F" => ("complex64", true),
+        "c16" | "D" => ("complex128", true),
+        "O" => ("string", false),
+        _ if sized("S") => ("null_terminated_bytes", false),
+        _ if sized("U") => ("fixed_length_utf32", true),
+        _ if sized("V") => ("raw_bytes", false),
+        _ if unit("M8") => ("numpy.datetime64", true),
+        _ if unit("m8") => ("numpy.timedelta64", true),
+        _ => return None,
+    };
+    Some(OtherDtype {
+        name,
+        endian: ordered.then_some(big),
+        object: body == "O",
+    })
+}
+
+/// The fill value of a v2 array of an [`OtherDtype`]: as written (the Zarr v3 document checks
+/// it), `null` (no fill value) as the type's zero with a `lenient_form` warning.
+fn other_fill(v: &Json, name: &str, report: &mut Report) -> Json {
+    let zero = match (v, name) {
+        (Json::Null, "bool") => Json::Bool(false),
+        (Json::Null, "complex64" | "complex128") => {
+            Json::Array(vec![Json::Number("0.0".into()), Json::Number("0.0".into())])
+        }
+        (v, _) => return v.clone(),
+    };
+    report.warn("/fill_value", "lenient_form", NULL_FILL);
+    zero
 }
 
 /// `shape` or `chunks` (at `p`): an array of non-negative (for chunks: positive) JSON integers.
@@ -258,11 +339,7 @@ fn dims(v: &Json, p: &str, positive: bool, report: &mut Report) -> Option<Vec<u6
 fn fill_value(v: &Json, dtype: DataType, report: &mut Report) -> Option<Json> {
     let bits = match v {
         Json::Null => {
-            report.warn(
-                "/fill_value",
-                "lenient_form",
-                "fill_value null (no fill value in Zarr v2): missing chunks read as 0",
-            );
+            report.warn("/fill_value", "lenient_form", NULL_FILL);
             0
         }
         v => {
@@ -278,9 +355,10 @@ fn fill_value(v: &Json, dtype: DataType, report: &mut Report) -> Option<Json> {
 
 /// The pointer into a `.zarray` of a pointer into the Zarr v3 document [`v2_to_v3`] makes of it
 /// (`filters`: the number of filters): `/codecs/i/configuration/k` is `/filters/i/k` or
-/// `/compressor/k`, the `bytes` codec and `/data_type` are `/dtype`, the chunk grid is
-/// `/chunks`. Pointers that are already into the `.zarray` stay as they are.
-pub fn v2_pointer(p: &str, filters: usize) -> String {
+/// `/compressor/k`, the `bytes` codec (`bytes`: whether the translation has one; an object
+/// array's has not) and `/data_type` are `/dtype`, the chunk grid is `/chunks`. Pointers that
+/// are already into the `.zarray` stay as they are.
+pub fn v2_pointer(p: &str, filters: usize, bytes: bool) -> String {
     for (v3, v2) in [
         ("/data_type", "/dtype"),
         ("/chunk_grid", "/chunks"),
@@ -303,7 +381,7 @@ pub fn v2_pointer(p: &str, filters: usize) -> String {
         .unwrap_or("");
     match rest.get(..end).and_then(|i| i.parse::<usize>().ok()) {
         Some(i) if i < filters => pointer_index("/filters", i) + key,
-        Some(i) if i > filters => "/compressor".to_string() + key,
+        Some(i) if i > filters || (i == filters && !bytes) => "/compressor".to_string() + key,
         // The bytes codec: its endian comes from the dtype's byte order.
         _ => "/dtype".into(),
     }
@@ -313,23 +391,26 @@ pub fn v2_pointer(p: &str, filters: usize) -> String {
 fn filters(
     v: Option<&Json>,
     dtype: Option<NumpyDtype>,
+    other: Option<&OtherDtype>,
     report: &mut Report,
 ) -> (Vec<Json>, Option<NumpyDtype>) {
-    let items = match v {
+    let items: &[Json] = match v {
         None => {
             report.warn("", "lenient_form", "missing key \"filters\"; read as null");
-            return (Vec::new(), None);
+            &[]
         }
-        Some(Json::Null) => return (Vec::new(), None),
+        Some(Json::Null) => &[],
         Some(Json::Array(items)) => items,
         Some(other) => {
             report.error(Error::metadata(
                 "/filters",
                 format!("must be null or an array, found {}", other.kind_name()),
             ));
-            return (Vec::new(), None);
+            &[]
         }
     };
+    // zarr-python 2 stores an object array through an object codec in its filters.
+    let mut object = other.is_some_and(|o| o.object);
     let mut out = Vec::new();
     // The type (and byte order) each filter receives; None once it is unknown.
     let mut received = dtype;
@@ -343,6 +424,13 @@ fn filters(
                 "a filter must be an object with a string \"id\"",
             ));
             received = None;
+            continue;
+        }
+        if let (true, Some(id @ ("vlen-utf8" | "vlen-bytes"))) = (object, id) {
+            // The object codec: the v3 array -> bytes codec of that name; filters after it
+            // would receive bytes (rejected by the chain as array -> array after array -> bytes).
+            out.push(obj(vec![("name", Json::String(id.into()))]));
+            object = false;
             continue;
         }
         let name = format!("numcodecs.{}", id.unwrap_or_default());
@@ -400,6 +488,12 @@ fn filters(
         ]));
         received = Some(codec.astype_spelling());
         stored = received;
+    }
+    if object {
+        report.error(Error::metadata(
+            "/filters",
+            "the object dtype \"|O\" needs an object codec filter (vlen-utf8 or vlen-bytes)",
+        ));
     }
     (out, stored)
 }
@@ -573,8 +667,15 @@ mod tests {
             ("", ""),
         ];
         for (v3, v2) in cases {
-            assert_eq!(v2_pointer(v3, 2), v2, "{v3}");
-            assert_eq!(v2_pointer(v2, 2), v2, "{v2} stays");
+            assert_eq!(v2_pointer(v3, 2, true), v2, "{v3}");
+            assert_eq!(v2_pointer(v2, 2, true), v2, "{v2} stays");
+        }
+        // An object array: its filter is its array -> bytes codec, no `bytes` codec follows.
+        for (v3, v2) in [
+            ("/codecs/1", "/filters/1"),
+            ("/codecs/2/configuration/level", "/compressor/level"),
+        ] {
+            assert_eq!(v2_pointer(v3, 2, false), v2, "{v3}");
         }
     }
 }

@@ -656,6 +656,8 @@ fn other_data_types() {
     ok("\"complex_float16\"", "[1, \"0x3c00\"]");
     ok("\"r16\"", "[0, 255]");
     ok("\"string\"", "\"\"");
+    // (starts with "r" like r16, but is a name of its own)
+    ok("\"raw_bytes\"", "\"AAAA\"");
     ok(
         r#"{"name":"numpy.datetime64","configuration":{"unit":"ns","scale_factor":1}}"#,
         "0",
@@ -681,6 +683,80 @@ fn other_data_types() {
         errs(&doc("\"bool\"", "false", so), None),
         [("/codecs/0".to_string(), IM)]
     );
+}
+
+/// Zarr v2 `.zarray` documents of the dtypes zarr-python 2 writes outside the 26 numeric ones:
+/// valid, with `unchecked_data_type` and listed as unsupported, as a v3 document of the data type
+/// zarr-python 3 reads them as; their compressor and fill value still checked.
+#[test]
+fn v2_other_dtypes() {
+    let zarray = |dtype: &str, fill: &str, filters: &str, compressor: &str| {
+        format!(
+            r#"{{"zarr_format":2,"shape":[8],"chunks":[4],"dtype":{dtype},"fill_value":{fill},"order":"C","filters":{filters},"compressor":{compressor}}}"#
+        )
+    };
+    let zstd = r#"{"id":"zstd","level":3}"#;
+    for (dtype, fill, filters) in [
+        (r#""|b1""#, "false", "null"),
+        (r#""|b1""#, "null", "null"),
+        (r#""<c8""#, r#"[0.0, "NaN"]"#, "null"),
+        (r#"">c16""#, "null", "null"),
+        (r#""|S10""#, r#""""#, "null"),
+        (r#""<U4""#, r#""""#, "null"),
+        (r#""|V8""#, r#""AAAAAAAAAAA=""#, "null"),
+        (r#""<M8[ns]""#, r#""NaT""#, "null"),
+        (r#""<m8[s]""#, "0", "null"),
+        (r#""|O""#, r#""""#, r#"[{"id":"vlen-utf8"}]"#),
+        (r#""|O""#, "null", r#"[{"id":"vlen-bytes"}]"#),
+        (r#"[["a","<f4"],["b","|u1"]]"#, "null", "null"),
+    ] {
+        let d = zarray(dtype, fill, filters, zstd);
+        let r = validate(&d, None);
+        assert!(r.is_ok(), "{d}: {:?}", r.errors);
+        assert!(!r.is_decodable(), "{d}");
+        assert!(
+            r.warnings
+                .iter()
+                .any(|w| w.code == "unchecked_data_type" && w.path == "/dtype"),
+            "{d}: {:?}",
+            r.warnings
+        );
+        assert!(
+            r.unsupported
+                .iter()
+                .any(|e| e.path == "/dtype" && e.code == ErrorCode::UnsupportedDataType.as_str()),
+            "{d}"
+        );
+        // the compressor is still checked, at its pointer in the .zarray
+        let bad = zarray(dtype, fill, filters, r#"{"id":"zstd","level":99}"#);
+        assert_eq!(
+            errs(&bad, None),
+            [("/compressor/level".to_string(), IM)],
+            "{bad}"
+        );
+    }
+    // fill values are checked as the v3 type's
+    assert_eq!(
+        errs(&zarray(r#""|b1""#, "0", "null", zstd), None),
+        [("/fill_value".to_string(), IM)]
+    );
+    assert_eq!(
+        errs(&zarray(r#""<c8""#, "[0, \"x\"]", "null", zstd), None),
+        [("/fill_value/1".to_string(), IM)]
+    );
+    // an object array needs its object codec
+    assert_eq!(
+        errs(&zarray(r#""|O""#, "null", "null", zstd), None),
+        [("/filters".to_string(), IM)]
+    );
+    // not a NumPy spelling at all: still an error
+    for dtype in [r#""<f3""#, r#""<U""#, r#""|S1x""#, r#""M8[ns""#, r#""<b2""#] {
+        assert_eq!(
+            errs(&zarray(dtype, "0", "null", zstd), None)[0],
+            ("/dtype".to_string(), "unsupported_data_type"),
+            "{dtype}"
+        );
+    }
 }
 
 /// Nested shards: the rules recurse, with pointers all the way down; v2 filters and compressors

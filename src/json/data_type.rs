@@ -105,7 +105,10 @@ pub fn other_data_type(name: &str) -> Option<FillForm> {
             .then(|| bits.parse::<usize>().ok())
             .flatten()
             .filter(|&n| n > 0 && n % 8 == 0 && !bits.starts_with('0'));
-        return n.map(|n| FillForm::Raw(n / 8));
+        // (Not `return n.map(...)`: "raw_bytes" also starts with "r".)
+        if let Some(n) = n {
+            return Some(FillForm::Raw(n / 8));
+        }
     }
     OTHER_NAMES.contains(&name).then_some(FillForm::Unchecked)
 }

@@ -384,7 +384,7 @@ test('property C: input and out at random offsets of one memory (ArrayBuffer, Sh
 // D. for float types the exact text and JSON.stringify's shortest text are the same value
 
 test('property D: float fields read the exact text of a double as they read its shortest text (400 cases)', (t) => {
-  // The writer's claim (js/index.js numberJson): two decimals in one double's rounding interval
+  // The writer's claim (js/core.js numberJson): two decimals in one double's rounding interval
   // round alike into every narrower format. Checked on bfloat16, float16, float8_e5m2 and
   // float32: an offset given as a JS number (written exactly) against the same offset as JSON
   // text with JSON.stringify's digits; both the results and the errors must agree.

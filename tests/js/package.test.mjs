@@ -49,6 +49,7 @@ test('npm pack ships dist/ and package.json (plus README/LICENSE) only; the tarb
     const files = info.files.map((f) => f.path).filter((f) => !/^(README|LICENSE|LICENCE)/i.test(f)).sort();
     assert.deepEqual(files, [
       'dist/cf.js',
+      'dist/core.js',
       'dist/index.d.ts',
       'dist/index.js',
       'dist/zarr_scale_offset.js',

@@ -220,3 +220,17 @@ test('validate: the metadata_errors vectors are still all invalid', () => {
   console.log(`metadata_errors: ${invalid} of ${cases.length} vectors invalid`);
   assert.equal(invalid, cases.length);
 });
+
+test('validate: v2 .zarray documents of non-numeric dtypes (object strings, bool, unicode, datetime) are valid, not decodable', () => {
+  const zarray = (dtype, fill, filters) => ({ zarr_format: 2, shape: [8], chunks: [4], dtype, fill_value: fill, order: 'C', filters, compressor: { id: 'zstd', level: 3 } });
+  for (const [dtype, fill, filters] of [['|O', '', [{ id: 'vlen-utf8' }]], ['|b1', false, null], ['<U8', '', null], ['<M8[ns]', 'NaT', null], ['<c16', null, null]]) {
+    const r = z.validate(zarray(dtype, fill, filters));
+    assert.equal(r.valid, true, `${dtype}: ${JSON.stringify(r.errors)}`);
+    assert.equal(r.decodable, false);
+    assert.ok(r.warnings.some((w) => w.code === 'unchecked_data_type' && w.path === '/dtype'), dtype);
+    assert.ok(r.unsupported.some((u) => u.path === '/dtype'), dtype);
+  }
+  // an object array without its object codec, and a spelling NumPy does not have
+  assert.deepEqual(z.validate(zarray('|O', '', null)).errors.map((e) => e.path), ['/filters']);
+  assert.deepEqual(z.validate(zarray('<f3', 0, null)).errors.map((e) => [e.path, e.code]), [['/dtype', 'unsupported_data_type']]);
+});
