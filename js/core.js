@@ -2,8 +2,9 @@
 // the bound handle, the exact JSON writer, errors, typed-array checks). js/index.js re-exports
 // its public functions and adds the rest of the API (text-keyed encode/decode, chunks, validate,
 // fromCF, ...); js/zarrita.js imports this file only, so that the zarrita path does not download
-// the rest (scripts/sizes.mjs follows the imports). The names after `export {` at the end are
-// internal: for js/index.js, not part of the package's API (package.json does not export them).
+// the rest (scripts/sizes.mjs follows the imports). Its exports other than ready, isReady, bind,
+// toJsonText and errorCode are internal: for js/index.js, not part of the package's API
+// (package.json does not export this file).
 //
 // This file only marshals: it turns JS values (typed arrays, metadata objects) into the JSON text
 // and raw little-endian bytes that the WebAssembly exports take, and turns their results back
@@ -58,7 +59,7 @@ export function isReady() {
 // trap, a toJSON method) is told apart from ours, whatever `.code` it carries.
 const OURS = new WeakSet();
 
-function codedError(code, message, cause) {
+export function codedError(code, message, cause) {
   const e = cause === undefined ? new Error(message) : new Error(message, { cause });
   e.code = code;
   OURS.add(e);
@@ -79,7 +80,7 @@ function fromCaller(e, what) {
 }
 
 // `obj[key]` of a caller's object; a throwing getter or Proxy trap is an `invalid_argument` error.
-function read(obj, key, what) {
+export function read(obj, key, what) {
   try {
     return obj[key];
   } catch (e) {
@@ -87,7 +88,7 @@ function read(obj, key, what) {
   }
 }
 
-function ensureReady(fn) {
+export function ensureReady(fn) {
   if (!initialised) {
     throw codedError('not_ready', `${fn}() was called before ready() resolved: await ready() first`);
   }
@@ -124,7 +125,7 @@ const LONG_INTEGER = /(?<![.\d])\d{16}/;
 // value itself (a getter, a Proxy trap, toJSON) is an `invalid_argument` error with the original
 // as `cause`; a circular value is `invalid_metadata`, one nested deeper than 128 levels
 // `invalid_json`.
-function toJson(value) {
+export function toJson(value) {
   // Fast path: JSON.stringify writes the same text when there is no BigInt (it rejects one with a
   // TypeError, as it does a cycle) and no integer of 16 digits or more. Anything it throws (a
   // BigInt, a cycle, a stack overflow, a caller's getter) sends the value to the exact writer,
@@ -223,10 +224,10 @@ function toJsonExact(value) {
 
 // A codec name such as "scale_offset" or "numcodecs.fixedscaleoffset": a bare string in this
 // form is the short-hand form of a codec, anything else is JSON text.
-const SHORT_HAND = /^[A-Za-z_][A-Za-z0-9_.\-]*$/;
-const JSON_WORDS = new Set(['true', 'false', 'null']);
+export const SHORT_HAND = /^[A-Za-z_][A-Za-z0-9_.\-]*$/;
+export const JSON_WORDS = new Set(['true', 'false', 'null']);
 
-function codecsText(codecs) {
+export function codecsText(codecs) {
   if (typeof codecs === 'string') {
     const t = codecs.trim();
     if (SHORT_HAND.test(t) && !JSON_WORDS.has(t)) return JSON.stringify(t);
@@ -241,7 +242,7 @@ function codecsText(codecs) {
 
 // The text for wasm of a data type given as a name ("float32"), JSON text ('"float32"',
 // '{"name":"int4"}') or an object ({name: "int4"}). JSON text is passed on as it is.
-function dataTypeText(dataType) {
+export function dataTypeText(dataType) {
   if (typeof dataType === 'string') return dataType.trim();
   if (dataType !== null && typeof dataType === 'object') return toJson(dataType);
   throw codedError(
@@ -251,7 +252,7 @@ function dataTypeText(dataType) {
 }
 
 // Array.isArray of a caller's value (a revoked Proxy throws: `invalid_argument`).
-function isArray(v) {
+export function isArray(v) {
   try {
     return Array.isArray(v);
   } catch (e) {
@@ -263,7 +264,7 @@ function isArray(v) {
 // JSON text or of an object comes from the core, which reads the text itself: JSON.parse would
 // silently keep the last copy of a duplicated key (which the core reports as invalid_metadata),
 // and reading an object's `name` again could give another answer than the text has.
-function dataTypeArgs(dataType) {
+export function dataTypeArgs(dataType) {
   const text = dataTypeText(dataType);
   if (typeof dataType !== 'string' || text.startsWith('"') || text.startsWith('{')) return [wasm.dataTypeName(text), text];
   return [text, text];
@@ -272,9 +273,9 @@ function dataTypeArgs(dataType) {
 // ---------------------------------------------------------------------------------------------
 // typed arrays
 
-const HAS_FLOAT16 = typeof globalThis.Float16Array === 'function';
+export const HAS_FLOAT16 = typeof globalThis.Float16Array === 'function';
 
-const CONSTRUCTORS = {
+export const CONSTRUCTORS = {
   Int8Array,
   Uint8Array,
   Int16Array,
@@ -291,7 +292,7 @@ const CONSTRUCTORS = {
 const kindCache = new Map();
 
 // The typed-array kind (constructor name) for a data type name, from the Rust core.
-function kindOf(name) {
+export function kindOf(name) {
   let kind = kindCache.get(name);
   if (kind === undefined) {
     kind = wasm.typedArrayKind(name);
@@ -308,9 +309,9 @@ function kindOf(name) {
 const getterOf = (proto, key) => Object.getOwnPropertyDescriptor(proto, key)?.get;
 const TYPED_ARRAY = Object.getPrototypeOf(Int8Array.prototype);
 const TA_TAG = getterOf(TYPED_ARRAY, Symbol.toStringTag);
-const TA_BUFFER = getterOf(TYPED_ARRAY, 'buffer');
-const TA_BYTE_OFFSET = getterOf(TYPED_ARRAY, 'byteOffset');
-const TA_BYTE_LENGTH = getterOf(TYPED_ARRAY, 'byteLength');
+export const TA_BUFFER = getterOf(TYPED_ARRAY, 'buffer');
+export const TA_BYTE_OFFSET = getterOf(TYPED_ARRAY, 'byteOffset');
+export const TA_BYTE_LENGTH = getterOf(TYPED_ARRAY, 'byteLength');
 const TA_LENGTH = getterOf(TYPED_ARRAY, 'length');
 const AB_BYTE_LENGTH = getterOf(ArrayBuffer.prototype, 'byteLength');
 const AB_DETACHED = getterOf(ArrayBuffer.prototype, 'detached'); // ES2024; undefined in Node 20
@@ -336,7 +337,7 @@ function sharedByteLength() {
 
 // The byte length of an ArrayBuffer or SharedArrayBuffer and whether it is shared, or undefined
 // for anything else (checked by internal slot: never a caller's getter or trap).
-function bufferInfo(v) {
+export function bufferInfo(v) {
   try {
     return { shared: false, byteLength: AB_BYTE_LENGTH.call(v) };
   } catch {
@@ -363,7 +364,7 @@ function isShared(buffer) {
 
 // A description of a caller's value for a message; never throws (a revoked Proxy, a throwing
 // trap) and reads no typed array through its own properties.
-function describe(v) {
+export function describe(v) {
   if (v === null) return 'null';
   if (v === undefined) return 'undefined';
   const tag = typedArrayTag(v);
@@ -381,7 +382,7 @@ function describe(v) {
 
 // The constructor name of a typed array's class ("Int8Array", ...: its [[TypedArrayName]], not
 // its Symbol.toStringTag property), or undefined for anything else (DataView, Proxy, ...).
-function typedArrayTag(v) {
+export function typedArrayTag(v) {
   return TA_TAG.call(v);
 }
 
@@ -401,7 +402,7 @@ function expectedText(kind, dataTypeName) {
 
 // Checks that `data` is a typed array of the right kind and returns a zero-copy byte view of the
 // memory it really covers.
-function bytesIn(fn, data, kind, dataTypeName) {
+export function bytesIn(fn, data, kind, dataTypeName) {
   const tag = typedArrayTag(data);
   if (tag === undefined || !acceptedTags(kind).includes(tag)) {
     throw codedError(
@@ -413,7 +414,7 @@ function bytesIn(fn, data, kind, dataTypeName) {
 }
 
 // A Uint8Array over (part of) a real buffer; a detached buffer is an `invalid_data` error.
-function byteView(fn, buffer, byteOffset, byteLength) {
+export function byteView(fn, buffer, byteOffset, byteLength) {
   let view;
   try {
     view = new Uint8Array(buffer, byteOffset, byteLength);
@@ -439,7 +440,7 @@ const allocUnsafeSlow =
     ? globalThis.Buffer.allocUnsafeSlow
     : null;
 
-function freshArray(kind, n) {
+export function freshArray(kind, n) {
   const Ctor = CONSTRUCTORS[kind];
   if (allocUnsafeSlow !== null && n > 0) {
     const byteLength = n * Ctor.BYTES_PER_ELEMENT;
@@ -450,7 +451,7 @@ function freshArray(kind, n) {
 }
 
 // The bytes of a typed array.
-function bytesOf(a) {
+export function bytesOf(a) {
   return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 }
 
@@ -458,7 +459,7 @@ function bytesOf(a) {
 // goes into `out` (a caller's typed array of `outName`, returned) or, when `out` is undefined, a
 // new typed array of `outName` (returned). `outName` may be a function, called once `data` has
 // been checked. `run(inputBytes, outputBytes)` is the wasm call.
-function arrayRun(fn, data, inName, outName, out, run) {
+export function arrayRun(fn, data, inName, outName, out, run) {
   const inKind = kindOf(inName);
   const input = bytesIn(fn, data, inKind, inName);
   const name = typeof outName === 'function' ? outName() : outName;
@@ -481,7 +482,7 @@ function arrayRun(fn, data, inName, outName, out, run) {
 // memory, so equal offsets mean the same bytes. No API tells whether two of them are one memory:
 // one byte of `out` inside the common range (which the call overwrites anyway) is flipped and
 // read back through the input's buffer, then restored.
-function unaliased(input, out) {
+export function unaliased(input, out) {
   const lo = Math.max(input.byteOffset, out.byteOffset);
   const hi = Math.min(input.byteOffset + input.byteLength, out.byteOffset + out.byteLength);
   if (lo >= hi) return input; // the ranges do not meet, whatever the memory
@@ -669,31 +670,3 @@ export function errorCode(err) {
   return undefined;
 }
 
-// For js/index.js (internal).
-export {
-  CONSTRUCTORS,
-  HAS_FLOAT16,
-  JSON_WORDS,
-  SHORT_HAND,
-  TA_BUFFER,
-  TA_BYTE_LENGTH,
-  TA_BYTE_OFFSET,
-  arrayRun,
-  bufferInfo,
-  byteView,
-  bytesIn,
-  bytesOf,
-  codecsText,
-  codedError,
-  dataTypeArgs,
-  dataTypeText,
-  describe,
-  ensureReady,
-  freshArray,
-  isArray,
-  kindOf,
-  read,
-  toJson,
-  typedArrayTag,
-  unaliased,
-};
