@@ -254,7 +254,14 @@ struct OtherDtype {
 /// (`|O`) and structured dtypes (a JSON list of fields); `None` for anything else.
 fn other_dtype(v: &Json) -> Option<OtherDtype> {
     let s = match v {
-        Json::Array(_) => "structured",
+        Json::Array(_) => {
+            let (name, endian, object) = ("structured", None, false);
+            return Some(OtherDtype {
+                name,
+                endian,
+                object,
+            });
+        }
         v => v.as_str()?,
     };
     let (big, body) = match s.as_bytes().first() {
@@ -267,7 +274,6 @@ fn other_dtype(v: &Json) -> Option<OtherDtype> {
     let sized = |p| rest(p).is_some_and(|d| d.bytes().all(|c| c.is_ascii_digit()));
     let unit = |p| body == p || rest(p).is_some_and(|u| u.starts_with('[') && u.ends_with(']'));
     let (name, ordered) = match body {
-        "structured" => ("structured", false),
         "b1" | "?" => ("bool", false),
         "c8" | "F" => ("complex64", true),
         "c16" | "D" => ("complex128", true),

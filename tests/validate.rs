@@ -750,7 +750,14 @@ fn v2_other_dtypes() {
         [("/filters".to_string(), IM)]
     );
     // not a NumPy spelling at all: still an error
-    for dtype in [r#""<f3""#, r#""<U""#, r#""|S1x""#, r#""M8[ns""#, r#""<b2""#] {
+    for dtype in [
+        r#""<f3""#,
+        r#""<U""#,
+        r#""|S1x""#,
+        r#""M8[ns""#,
+        r#""<b2""#,
+        r#""structured""#,
+    ] {
         assert_eq!(
             errs(&zarray(dtype, "0", "null", zstd), None)[0],
             ("/dtype".to_string(), "unsupported_data_type"),
