@@ -10,17 +10,18 @@
 //
 //   node bench/variants.mjs [--runs 9] [--dist DIR] [--only lzma,deflate,raw] [--node-only | --browser-only]
 //
-// Prints each variant's download (gzip -9 per file of the zarrita path, as scripts/sizes.mjs
-// counts it) and coldstart.mjs's verdict lines. The variants are written to a temporary
+// Prints each variant's download (gzip -9 per file of the zarrita path, scripts/sizes.mjs's
+// downloadInfo) and coldstart.mjs's verdict lines. The variants are written to a temporary
 // directory and removed afterwards.
 
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { deflateRawSync, gzipSync } from 'node:zlib';
+import { deflateRawSync } from 'node:zlib';
 
+import { downloadInfo } from '../scripts/sizes.mjs';
 import { flag, opt } from './cli.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -28,7 +29,6 @@ const dist = path.resolve(opt('--dist', path.join(ROOT, 'dist')));
 const runs = opt('--runs', '9');
 const only = opt('--only', 'lzma,deflate,raw').split(',');
 const WASM_JS = 'zarr_scale_offset_wasm.js';
-const DOWNLOAD = ['zarrita.js', 'index.js', 'zarr_scale_offset.js', WASM_JS];
 
 const { wasmBytes } = await import(pathToFileURL(path.join(dist, WASM_JS)).href);
 const module = await wasmBytes();
@@ -51,7 +51,8 @@ try {
     if (name === 'deflate') writeFileSync(path.join(dir, WASM_JS), loader(deflateRawSync(module, { level: 9, memLevel: 9 }), true));
     else if (name === 'raw') writeFileSync(path.join(dir, WASM_JS), loader(module, false));
     else if (name !== 'lzma') throw new Error(`unknown variant ${name} (lzma, deflate, raw)`);
-    const download = DOWNLOAD.reduce((n, f) => n + gzipSync(readFileSync(path.join(dir, f)), { level: 9 }).length, 0);
+    // What the zarrita path downloads, counted as scripts/sizes.mjs counts it (imports followed).
+    const download = downloadInfo(tmp, `${name}/zarrita.js`).gzip;
     console.log(`== ${name}: download ${download.toLocaleString('en-US')} B gzip (budget 100,000 B)`);
     const args = [path.join(ROOT, 'bench', 'coldstart.mjs'), '--runs', runs, '--dist', dir];
     if (flag('--node-only')) args.push('--node-only');

@@ -22,6 +22,7 @@
 // (`bind`). `zarr.get` then reads any selection. It is read-only.
 
 import { bind, fromCF, ready } from './index.js';
+import { NUMBER, numberText, parseKeepingNumbers } from './numbers.js';
 
 const CF_KEYS = ['scale_factor', 'add_offset', '_FillValue', 'missing_value', '_Unsigned'];
 
@@ -32,19 +33,7 @@ function codedError(code, message, cause) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// JSON text with the source text of every number kept
-
-// A number token of JSON (and the NaN / Infinity tokens Python's json module writes) becomes
-// a marker string holding its source text; strings are skipped whole.
-const NUMBER = '\u0000zso-number:';
-const TOKENS = /"(?:[^"\\]|\\.)*"|(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|-?Infinity|NaN)/g;
-
-function parseKeepingNumbers(text) {
-  const marked = text.replace(TOKENS, (m, num) => (num === undefined ? m : JSON.stringify(NUMBER + num)));
-  return JSON.parse(marked);
-}
-
-const numberText = (v) => (typeof v === 'string' && v.startsWith(NUMBER) ? v.slice(NUMBER.length) : undefined);
+// JSON text with the source text of every number kept (js/numbers.js reads it)
 
 // JSON text of a value from parseKeepingNumbers: numbers as they were written (NaN and
 // ±Infinity as the strings fromCF reads).

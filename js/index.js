@@ -35,23 +35,21 @@ import {
   typedArrayTag,
   unaliased,
 } from './core.js';
+import { numberText, parseKeepingNumbers } from './numbers.js';
 
 export { ready, isReady, bind, toJsonText, errorCode } from './core.js';
 
-// Parses JSON text of the core (fromCF, fromFixedScaleOffset) without rounding: an integer literal
-// that no double equals (an int64/uint64 fill value or scalar_map code such as netCDF's default
-// int64 fill -9223372036854775806) becomes a bigint, which toJson writes back exactly; JSON.parse
-// would give the nearest double, a different integer. Integer literals a double does equal (also
-// float fields the core writes without a ".", e.g. an offset of 2^60) stay numbers. A bare run of
-// 16+ digits outside a string is wrapped as {"\u0000": digits}, an object the core never writes
-// (its keys are its own), and unwrapped by the reviver.
+// Parses JSON text of the core (fromCF, fromFixedScaleOffset) without rounding: an integer that no
+// double equals (an int64/uint64 fill value or scalar_map code such as netCDF's default int64
+// fill -9223372036854775806) becomes a bigint, which toJson writes back exactly; JSON.parse would
+// give the nearest double, a different integer. Every other number (also an integral float the
+// core writes without a ".", e.g. an offset of 2^60) stays a number.
 function parseExact(text) {
-  const marked = text.replace(/"(?:[^"\\]|\\.)*"|(?<![\w.+-])-?\d{16,}(?![\w.])/g, (m) => (m[0] === '"' ? m : `{"\\u0000":"${m}"}`));
-  return JSON.parse(marked, (k, v) => {
-    const d = v !== null && typeof v === 'object' ? v['\0'] : undefined;
-    if (typeof d !== 'string') return v;
-    const n = Number(d);
-    return BigInt(n) === BigInt(d) ? n : BigInt(d);
+  return parseKeepingNumbers(text, (k, v) => {
+    const t = numberText(v);
+    if (t === undefined) return v;
+    const n = Number(t);
+    return /^-?\d+$/.test(t) && BigInt(n) !== BigInt(t) ? BigInt(t) : n;
   });
 }
 

@@ -228,7 +228,7 @@ ${loaderSource}// ---- end of js/unpack.js ----
   writeFileSync(path.join(DIST, `${NAME}_wasm.js`), inline);
 
   // 3c. entry and types
-  for (const f of ['core.js', 'index.js', 'index.d.ts', 'zarrita.d.ts', 'cf.js']) {
+  for (const f of ['core.js', 'index.js', 'numbers.js', 'index.d.ts', 'zarrita.d.ts', 'cf.js']) {
     copyFileSync(path.join(ROOT, 'js', f), path.join(DIST, f));
   }
   // The adapter imports the generated table js/dtypes.js; it is pasted in, its one export made
@@ -249,7 +249,7 @@ ${loaderSource}// ---- end of js/unpack.js ----
   // 3d. minify the JavaScript (rolldown's Oxc minifier; exports keep their names). The readable
   // sources are js/*.js and the wasm-bindgen output in pkg/; --no-minify keeps dist/ readable.
   if (!args.has('--no-minify')) {
-    for (const f of ['core.js', 'index.js', 'zarrita.js', 'cf.js', `${NAME}.js`, `${NAME}_wasm.js`]) {
+    for (const f of ['core.js', 'index.js', 'numbers.js', 'zarrita.js', 'cf.js', `${NAME}.js`, `${NAME}_wasm.js`]) {
       const p = path.join(DIST, f);
       const src = readFileSync(p, 'utf8');
       const r = minifySync(f, src, { compress: true, mangle: true, module: true });

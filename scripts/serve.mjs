@@ -211,7 +211,7 @@ function newestMtime(p) {
 
 /** Whether dist/ is missing or older than js/, src/, crates/, Cargo.toml or Cargo.lock. */
 export function needsBuild(root = ROOT) {
-  const outputs = ['core.js', 'index.js', 'index.d.ts', 'zarrita.js', 'zarrita.d.ts', 'zarr_scale_offset.js', 'zarr_scale_offset_wasm.js'].map((f) =>
+  const outputs = ['core.js', 'index.js', 'numbers.js', 'index.d.ts', 'zarrita.js', 'zarrita.d.ts', 'zarr_scale_offset.js', 'zarr_scale_offset_wasm.js'].map((f) =>
     path.join(root, 'dist', f),
   );
   if (!outputs.every(existsSync)) return true;

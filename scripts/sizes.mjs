@@ -130,6 +130,7 @@ export function markdown(r, root = ROOT) {
     'dist/zarr_scale_offset.js': 'wasm-bindgen glue (minified)',
     'dist/core.js': 'the core of the entry (ready, bind, errors; minified): all the adapter imports of it',
     'dist/index.js': 'the entry: the core plus the rest of the API (minified)',
+    'dist/numbers.js': 'JSON numbers kept as written, for index.js and cf.js (minified)',
     'dist/zarrita.js': 'the zarrita adapter (minified)',
     'dist/cf.js': 'openCF (minified), loaded by the adapter on first use',
     'dist/index.d.ts': 'types, with doc comments',

@@ -52,6 +52,7 @@ test('npm pack ships dist/ and package.json (plus README/LICENSE) only; the tarb
       'dist/core.js',
       'dist/index.d.ts',
       'dist/index.js',
+      'dist/numbers.js',
       'dist/zarr_scale_offset.js',
       'dist/zarr_scale_offset_wasm.js',
       'dist/zarrita.d.ts',
