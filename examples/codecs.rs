@@ -7,9 +7,9 @@
 //! ```
 
 fn main() {
-    let names: Vec<String> = zarr_scale_offset::codec::adapter_codec_names()
+    let names: Vec<String> = zarr_scale_offset::internals::codec::adapter_codec_names()
         .iter()
-        .map(|n| zarr_scale_offset::json::quote(n))
+        .map(|n| zarr_scale_offset::internals::json::quote(n))
         .collect();
     println!("[{}]", names.join(", "));
 }

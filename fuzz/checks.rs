@@ -5,15 +5,15 @@
 
 #![allow(dead_code)]
 
-use zarr_scale_offset::args::parse_array_codecs;
-use zarr_scale_offset::chain::check_in_memory;
-use zarr_scale_offset::dtype::ALL;
-use zarr_scale_offset::json::{self, Json};
-use zarr_scale_offset::metadata::{ignored_member, parse_array_meta_text};
+use zarr_scale_offset::internals::args::parse_array_codecs;
+use zarr_scale_offset::internals::chain::check_in_memory;
+use zarr_scale_offset::internals::json::{self, Json};
+use zarr_scale_offset::internals::metadata::{ignored_member, parse_array_meta_text};
 use zarr_scale_offset::{
     array_data_type, decode, decode_chunk, encode, encode_chunk, encoded_data_type, from_cf,
     from_fixed_scale_offset, metadata_warnings, validate, DataType, ErrorCode,
 };
+use zarr_scale_offset_core::dtype::ALL;
 
 /// `json_validate`: byte 0 picks the data type argument, the rest is metadata text (lossy
 /// UTF-8). The JSON writer round-trips; validate() and the strict parser agree on whole array

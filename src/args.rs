@@ -3,12 +3,13 @@
 
 use crate::chain::{bind_bytes, parse_entry, ArrayChain, Chain};
 use crate::codec::{known_codec, lookup, Binder, CodecKind};
-use crate::dtype::DataType;
-use crate::error::{Error, Report, Result};
 use crate::json::data_type::parse_data_type;
 use crate::json::fields::report_duplicates;
 use crate::json::{parse, pointer_index, Json, Quoted};
 use crate::metadata::parse_any_array_meta;
+use crate::report::Report;
+use zarr_scale_offset_core::dtype::DataType;
+use zarr_scale_offset_core::error::{Error, Result};
 
 /// Parses a codecs argument of the typed-array API: one array->array codec (object or
 /// short-hand name, as JSON text or a bare name) or a list of them.

@@ -30,10 +30,11 @@
 
 use crate::args::{bind_array_codecs, codecs_doc, parse_data_type_arg};
 use crate::chain::ArrayChain;
-use crate::dtype::DataType;
-use crate::error::{Error, Report, Result};
 use crate::json::fields::report_duplicates;
 use crate::json::{parse, parse_scalar, write_scalar, Json};
+use crate::report::Report;
+use zarr_scale_offset_core::dtype::DataType;
+use zarr_scale_offset_core::error::{Error, Result};
 
 /// Array -> array codecs bound to (data type, fill value): encodes and decodes in-memory data
 /// (see the crate documentation for the in-memory layout of each data type) without parsing

@@ -31,11 +31,12 @@
 //! code maps to NaN.
 
 use crate::chain::Chain;
-use crate::dtype::{DataType, Kind};
-use crate::error::{Error, Report, Result};
 use crate::json::data_type::parse_data_type;
 use crate::json::fields::report_duplicates;
 use crate::json::{parse_scalar, pointer_push, write_scalar, Fields, Json};
+use crate::report::Report;
+use zarr_scale_offset_core::dtype::{DataType, Kind};
+use zarr_scale_offset_core::error::{Error, Result};
 
 /// The type an attribute had when xarray read it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

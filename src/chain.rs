@@ -4,20 +4,21 @@
 //! first error and the validator every problem. The zarr.json document is read in
 //! [`crate::metadata`]; the typed-array API's arguments in [`crate::args`].
 
-use crate::buf::{byte_len, copy_exact};
 use crate::codec::{
     check_known, json_int, known_codec, lookup, Binder, BoundArrayCodec, BoundArrayToBytes,
     CodecKind, Fused, RunOptions, ShapeRule, SHARDING,
 };
-use crate::dtype::DataType;
-use crate::error::{Error, ErrorCode, Report, Result};
 use crate::json::fields::must_be;
 use crate::json::Quoted;
 use crate::json::{pointer_index, Fields, Json};
-use crate::kernels::fused::FusedEncode;
-use crate::kernels::{pipeline, run_blocks, Lut8, Stage};
-use crate::{Direction, PerDirection};
+use crate::report::Report;
 use std::sync::OnceLock;
+use zarr_scale_offset_core::buf::{byte_len, copy_exact};
+use zarr_scale_offset_core::direction::{Direction, PerDirection};
+use zarr_scale_offset_core::dtype::DataType;
+use zarr_scale_offset_core::error::{Error, ErrorCode, Result};
+use zarr_scale_offset_core::kernels::fused::FusedEncode;
+use zarr_scale_offset_core::kernels::{pipeline, run_blocks, Lut8, Stage};
 
 /// One parsed entry of a codecs list.
 #[derive(Debug, Clone, Copy)]
@@ -100,7 +101,7 @@ const LUT_MIN_ELEMENTS: usize = 1024;
 /// How a bound chain runs in one direction, chosen at bind time.
 #[derive(Debug)]
 enum Plan {
-    /// `[scale_offset, cast_value]` in one loop (see [`crate::kernels::fused`]).
+    /// `[scale_offset, cast_value]` in one loop (see [`zarr_scale_offset_core::kernels::fused`]).
     Fused(Fused),
     /// A one-byte source: every one of the 256 results precomputed by the reference on first
     /// use (chunks of at least [`LUT_MIN_ELEMENTS`]; smaller ones use the pipeline).

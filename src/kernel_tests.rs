@@ -14,14 +14,15 @@
 
 use crate::args::parse_array_codecs;
 use crate::chain::ArrayChain;
-use crate::codec::cast::same_value;
 use crate::codec::scale_offset::Convention;
 use crate::codec::{BoundArrayCodec, CastValue, RunOptions, ScaleOffset};
-use crate::dtype::DataType::{self, *};
-use crate::error::{Report, Result};
-use crate::kernels::arith::IntKernel;
-use crate::kernels::cast::{f16_to_f32, f32_to_bf16, f32_to_f16, CastKernel};
-use crate::Direction;
+use crate::report::Report;
+use zarr_scale_offset_core::cast::same_value;
+use zarr_scale_offset_core::direction::Direction;
+use zarr_scale_offset_core::dtype::DataType::{self, *};
+use zarr_scale_offset_core::error::Result;
+use zarr_scale_offset_core::kernels::arith::IntKernel;
+use zarr_scale_offset_core::kernels::cast::{f16_to_f32, f32_to_bf16, f32_to_f16, CastKernel};
 
 /// splitmix64: a fixed-seed generator, so every run checks the same values.
 struct Rng(u64);
@@ -87,11 +88,11 @@ fn check_kernel(
     let mut out = vec![0u8; inputs.len() * dst.size()];
     let mut accepted = 0;
     for (b, (ib, ob)) in data
-        .chunks(crate::kernels::BLOCK * src.size())
-        .zip(out.chunks_mut(crate::kernels::BLOCK * dst.size()))
+        .chunks(zarr_scale_offset_core::kernels::BLOCK * src.size())
+        .zip(out.chunks_mut(zarr_scale_offset_core::kernels::BLOCK * dst.size()))
         .enumerate()
     {
-        let first = b * crate::kernels::BLOCK;
+        let first = b * zarr_scale_offset_core::kernels::BLOCK;
         let n = ib.len() / src.size();
         let whole = run(ib, ob);
         for i in 0..n {
@@ -476,7 +477,7 @@ fn cast_float_kernels_match_reference() {
 fn cast_f32_to_narrow_kernels_match_reference() {
     let mut r = Rng(5);
     let random: Vec<u64> = (0..6000).map(|_| r.next() & 0xffff_ffff).collect();
-    for to in crate::dtype::ALL
+    for to in zarr_scale_offset_core::dtype::ALL
         .iter()
         .copied()
         .filter(|d| d.float().is_some_and(|f| f.bits <= 8))
@@ -657,7 +658,7 @@ fn int_scale_offset_kernels_match_reference() {
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn int_kernel_proofs() {
-    use crate::kernels::arith::Op::*;
+    use zarr_scale_offset_core::kernels::arith::Op::*;
     let k = |d, off, s, e, dd| {
         let p = IntKernel::select(d, off, s, e, dd).unwrap().proven();
         (p.encode, p.decode)
@@ -864,8 +865,8 @@ fn map_key_semantics() {
         assert_eq!(cv.encode_value(x.to_bits() as u64).unwrap(), want);
     }
     assert!(same_value(
-        crate::codec::cast::Num::Float(f64::NAN),
-        crate::codec::cast::Num::Float(-f64::NAN)
+        zarr_scale_offset_core::cast::Num::Float(f64::NAN),
+        zarr_scale_offset_core::cast::Num::Float(-f64::NAN)
     ));
 }
 

@@ -1,35 +1,109 @@
-//! zarr-scale-offset: exact Zarr v3 `scale_offset` and `cast_value` codecs for every numeric data
-//! type of the specs (the table in `dtype`), for Rust and (through `wasm`) for JavaScript.
+//! zarr-scale-offset: exact Zarr v3 `scale_offset` and `cast_value` codecs (plus the read-only
+//! `numcodecs.fixedscaleoffset` and `cf.scale_offset`) for every numeric data type of the specs,
+//! in Rust; the same core is the WebAssembly npm package.
+//!
+//! The API takes metadata as JSON text and data as byte slices:
+//!
+//! - [`bind`] codecs once to a data type and fill value, then [`Bound::encode`] /
+//!   [`Bound::decode`] (or the `_into` forms, into a caller's buffer) any number of chunks, from
+//!   any number of threads (`Bound` is `Send + Sync`);
+//! - [`encode`] / [`decode`] / [`encoded_data_type`]: the same, binding on every call;
+//! - [`decode_chunk`] / [`encode_chunk`] / [`array_data_type`]: one chunk of a whole zarr.json
+//!   (or v2 `.zarray`) array document;
+//! - [`validate`] (a [`Report`] of every error, warning and unsupported entry) and
+//!   [`metadata_warnings`];
+//! - [`from_cf`] and [`from_fixed_scale_offset`]: the codecs that replace CF attributes or a
+//!   `numcodecs.fixedscaleoffset` filter, as JSON text;
+//! - [`DataType`] (the 26 numeric data types), [`Error`] with its stable [`ErrorCode`].
 //!
 //! In-memory buffers are little-endian element arrays: int2/int4 sign-extended into one byte,
 //! uint2/uint4 and the 4/6/8-bit float codes zero-extended into one byte, bfloat16/float16 as
 //! their 16-bit patterns, everything else native.
+//!
+//! ```
+//! let meta = r#"{"zarr_format": 3, "node_type": "array", "shape": [4],
+//!     "data_type": "float32", "chunk_grid": {"name": "regular",
+//!         "configuration": {"chunk_shape": [4]}},
+//!     "chunk_key_encoding": {"name": "default"}, "fill_value": "NaN",
+//!     "codecs": [
+//!         {"name": "scale_offset", "configuration": {"offset": 0, "scale": 10}},
+//!         {"name": "cast_value", "configuration": {"data_type": "int8"}},
+//!         {"name": "bytes"}]}"#;
+//! assert_eq!(zarr_scale_offset::array_data_type(meta)?, zarr_scale_offset::DataType::Float32);
+//! let chunk = zarr_scale_offset::decode_chunk(meta, &[1, 2, 255, 10])?;
+//! let values: Vec<f32> = chunk
+//!     .chunks_exact(4)
+//!     .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+//!     .collect();
+//! assert_eq!(values, [0.1, 0.2, -0.1, 1.0]);
+//! # Ok::<(), zarr_scale_offset::Error>(())
+//! ```
 
 #![warn(missing_docs)]
 // No panics reachable from input: the workspace lints (Cargo.toml) deny unwrap/expect/indexing/
 // panic outside tests; every allowed site carries a proof comment (`PROOF`).
 #![cfg_attr(test, allow(clippy::restriction))]
 
-pub mod args;
-pub mod bound;
-pub mod cf;
-pub mod chain;
-pub mod codec;
-pub mod json;
-pub mod metadata;
-pub mod v2;
-pub mod wasm;
-
-pub use direction::{Direction, PerDirection};
-pub use zarr_scale_offset_core::{buf, direction, dtype, error, kernels, num};
+// Every module is private: the API is the items below. The numeric core is named by its own
+// crate name (`zarr_scale_offset_core::...`) everywhere in this crate.
+mod args;
+mod bound;
+mod cf;
+mod chain;
+mod codec;
+mod json;
+mod metadata;
+mod report;
+mod v2;
+#[cfg(target_family = "wasm")]
+mod wasm;
 
 // The kernels' equivalence tests need the codecs and chains of this crate.
 #[cfg(test)]
 mod kernel_tests;
 
 pub use bound::Bound;
-pub use dtype::DataType;
-pub use error::{Error, ErrorCode, Result, Warning};
+pub use report::{Diag, Report, Warning};
+pub use zarr_scale_offset_core::dtype::DataType;
+pub use zarr_scale_offset_core::error::{Error, ErrorCode, Result};
+
+/// Not part of the API (no stability promise, not documented): the crate's modules for this
+/// crate's own integration tests, fuzz targets and examples. A user of the crate needs none of it.
+#[doc(hidden)]
+pub mod internals {
+    #![allow(missing_docs)]
+    pub mod args {
+        pub use crate::args::*;
+    }
+    pub mod bound {
+        pub use crate::bound::*;
+    }
+    pub mod cf {
+        pub use crate::cf::*;
+    }
+    pub mod chain {
+        pub use crate::chain::*;
+    }
+    pub mod codec {
+        pub use crate::codec::*;
+    }
+    pub mod json {
+        pub use crate::json::*;
+    }
+    pub mod metadata {
+        pub use crate::metadata::*;
+    }
+    pub mod report {
+        pub use crate::report::*;
+    }
+    pub mod v2 {
+        pub use crate::v2::*;
+    }
+    #[cfg(target_family = "wasm")]
+    pub mod wasm {
+        pub use crate::wasm::*;
+    }
+}
 
 /// Binds array->array `codecs` (JSON text of one codec or a list, or a bare short-hand name such
 /// as `scale_offset`) to `data_type` (a name or JSON text) and `fill` (JSON text of a Zarr fill
@@ -44,14 +118,19 @@ pub fn bind(codecs: &str, data_type: &str, fill: Option<&str>) -> Result<Bound> 
 /// its in-memory bytes (`decoded`, the array data type) to the stored bytes.
 pub fn encode_chunk(metadata: &str, decoded: &[u8]) -> Result<Vec<u8>> {
     let m = metadata::parse_array_meta_text(metadata)?;
-    buf::check_chunk_len("the decoded chunk", decoded.len(), m.chunk_len, m.dtype)?;
+    zarr_scale_offset_core::buf::check_chunk_len(
+        "the decoded chunk",
+        decoded.len(),
+        m.chunk_len,
+        m.dtype,
+    )?;
     m.chain.encode(decoded)
 }
 
 /// Decodes one stored chunk of a Zarr v3 array to its in-memory bytes (the array data type).
 pub fn decode_chunk(metadata: &str, encoded: &[u8]) -> Result<Vec<u8>> {
     let m = metadata::parse_array_meta_text(metadata)?;
-    buf::check_chunk_len(
+    zarr_scale_offset_core::buf::check_chunk_len(
         "the stored chunk",
         encoded.len(),
         m.chunk_len,
@@ -92,7 +171,7 @@ pub fn encoded_data_type(codecs: &str, data_type: &str) -> Result<DataType> {
 /// spelling to write instead. An invalid document is an error.
 pub fn metadata_warnings(metadata: &str) -> Result<Vec<Warning>> {
     let doc = metadata::parse_document(metadata)?;
-    let mut r = error::Report::default();
+    let mut r = Report::default();
     let m = metadata::parse_any_array_meta(&doc, &mut r);
     let warnings = r.lenient();
     r.into_result(m).map(|_| warnings)
@@ -103,7 +182,7 @@ pub fn metadata_warnings(metadata: &str) -> Result<Vec<Warning>> {
 /// warning with its JSON pointer, and apart from them what is valid but this crate cannot
 /// decode (`Report::unsupported`: codecs such as gzip or sharding_indexed, data types such as
 /// bool).
-pub fn validate(metadata: &str, data_type: Option<&str>) -> error::Report {
+pub fn validate(metadata: &str, data_type: Option<&str>) -> Report {
     args::validate(metadata, data_type)
 }
 

@@ -4,11 +4,12 @@
 use crate::chain::{Chain, ChunkSpec};
 use crate::codec::scalar;
 use crate::codec::{check_known, KEY_ENCODING};
-use crate::dtype::DataType;
-use crate::error::{Error, ErrorCode, Report, Result};
 use crate::json::data_type::{check_other_fill, read_array_data_type, ArrayType};
 use crate::json::fields::{must_be, report_duplicates};
 use crate::json::{parse_ignoring, pointer_index, Fields, Json, Member, Quoted};
+use crate::report::Report;
+use zarr_scale_offset_core::dtype::DataType;
+use zarr_scale_offset_core::error::{Error, ErrorCode, Result};
 
 /// The parts of a zarr.json array document a chunk needs.
 #[derive(Debug)]

@@ -35,12 +35,13 @@
 
 use crate::codec::fixedscaleoffset::{parse_numpy_dtype, FixedScaleOffset, NumpyDtype, V2_ID};
 use crate::codec::{known_codec, CodecKind};
-use crate::dtype::DataType;
-use crate::error::{Error, ErrorCode, Report, Result};
 use crate::json::fields::report_duplicates;
 use crate::json::{
     parse, parse_scalar, pointer_index, pointer_push, quote, write_scalar, Fields, Json,
 };
+use crate::report::Report;
+use zarr_scale_offset_core::dtype::DataType;
+use zarr_scale_offset_core::error::{Error, ErrorCode, Result};
 
 /// The warning for a v2 `fill_value: null`.
 const NULL_FILL: &str = "fill_value null (no fill value in Zarr v2): missing chunks read as 0";

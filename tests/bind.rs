@@ -4,7 +4,7 @@
 // Test code may unwrap, index and panic (the workspace lints deny them in the library).
 #![allow(clippy::restriction)]
 
-use zarr_scale_offset::json::parse;
+use zarr_scale_offset::internals::json::parse;
 use zarr_scale_offset::{bind, decode, encode, Bound, DataType, ErrorCode};
 
 fn f64s(v: &[f64]) -> Vec<u8> {

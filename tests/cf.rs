@@ -2,7 +2,7 @@
 // Test code may unwrap, index and panic (the workspace lints deny them in the library).
 #![allow(clippy::restriction)]
 
-use zarr_scale_offset::json::{parse, Json};
+use zarr_scale_offset::internals::json::{parse, Json};
 use zarr_scale_offset::{decode, decode_chunk, encode_chunk, from_cf, validate, ErrorCode};
 
 fn u16s(v: impl Iterator<Item = u16>) -> Vec<u8> {
@@ -230,7 +230,7 @@ fn parts(attrs: &str, packed: &str) -> (String, Vec<String>, Vec<(String, String
 fn nothing_to_unpack_keeps_the_packed_type() {
     // xarray: without scale_factor, add_offset and a non-NaN fill value, CFMaskCoder and
     // CFScaleOffsetCoder leave the variable alone (issue 12: fromCF({}, "int16") gave float32).
-    for dt in zarr_scale_offset::dtype::ALL {
+    for dt in zarr_scale_offset_core::dtype::ALL {
         let name = dt.name();
         for attrs in [r#"{}"#, r#"{"units":"K","long_name":"x"}"#] {
             let (got, codecs, warnings) = parts(attrs, name);

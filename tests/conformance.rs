@@ -6,7 +6,7 @@
 
 use std::fs;
 
-use zarr_scale_offset::json::{parse, Json};
+use zarr_scale_offset::internals::json::{parse, Json};
 use zarr_scale_offset::{
     decode, decode_chunk, encode, encode_chunk, encoded_data_type, validate, DataType,
 };

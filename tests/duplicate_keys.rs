@@ -4,14 +4,14 @@
 // Test code may unwrap, index and panic (the workspace lints deny them in the library).
 #![allow(clippy::restriction)]
 
-use zarr_scale_offset::chain::{parse_entry, Chain};
-use zarr_scale_offset::codec::fixedscaleoffset::FixedScaleOffset;
-use zarr_scale_offset::codec::scale_offset::Convention;
-use zarr_scale_offset::codec::{Bytes, CastValue, ScaleOffset};
-use zarr_scale_offset::error::Report;
-use zarr_scale_offset::json::data_type::read_data_type;
-use zarr_scale_offset::json::{parse, Json};
+use zarr_scale_offset::internals::chain::{parse_entry, Chain};
+use zarr_scale_offset::internals::codec::fixedscaleoffset::FixedScaleOffset;
+use zarr_scale_offset::internals::codec::scale_offset::Convention;
+use zarr_scale_offset::internals::codec::{Bytes, CastValue, ScaleOffset};
+use zarr_scale_offset::internals::json::data_type::read_data_type;
+use zarr_scale_offset::internals::json::{parse, Json};
 use zarr_scale_offset::DataType::Float64;
+use zarr_scale_offset::Report;
 use zarr_scale_offset::{
     bind, decode, decode_chunk, encode, encode_chunk, encoded_data_type, from_cf,
     from_fixed_scale_offset, metadata_warnings, validate, Error, ErrorCode, Result,

@@ -4,9 +4,9 @@
 // Test code may unwrap, index and panic (the workspace lints deny them in the library).
 #![allow(clippy::restriction)]
 
-use zarr_scale_offset::chain::MAX_ARRAY_CODECS;
-use zarr_scale_offset::json::{parse, MAX_VALUES};
-use zarr_scale_offset::metadata::parse_document;
+use zarr_scale_offset::internals::chain::MAX_ARRAY_CODECS;
+use zarr_scale_offset::internals::json::{parse, MAX_VALUES};
+use zarr_scale_offset::internals::metadata::parse_document;
 use zarr_scale_offset::{
     bind, decode, decode_chunk, encoded_data_type, from_fixed_scale_offset, metadata_warnings,
     validate, ErrorCode,

@@ -13,14 +13,15 @@ use std::fs;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use zarr_scale_offset::codec::fixedscaleoffset::{
+use zarr_scale_offset::internals::codec::fixedscaleoffset::{
     from_fixed_scale_offset, parse_numpy_dtype, x86_float_to_int, FixedScaleOffset, NumpyDtype,
 };
-use zarr_scale_offset::codec::{BoundArrayCodec, RunOptions};
-use zarr_scale_offset::error::Report;
-use zarr_scale_offset::json::{parse, Json};
-use zarr_scale_offset::v2::v2_to_v3;
-use zarr_scale_offset::{DataType, Direction, ErrorCode};
+use zarr_scale_offset::internals::codec::{BoundArrayCodec, RunOptions};
+use zarr_scale_offset::internals::json::{parse, Json};
+use zarr_scale_offset::internals::v2::v2_to_v3;
+use zarr_scale_offset::Report;
+use zarr_scale_offset::{DataType, ErrorCode};
+use zarr_scale_offset_core::direction::Direction;
 
 fn hex(s: &str) -> Vec<u8> {
     (0..s.len() / 2)
@@ -179,9 +180,10 @@ fn read_store(dir: &str, meta: &Json, key: impl Fn(usize, usize) -> String, wbit
     );
     let (codec, big) = bind(meta);
     let d = codec.dtype();
-    let fill = zarr_scale_offset::json::parse_scalar(d, meta.get("fill_value").unwrap(), "")
-        .unwrap()
-        .bits;
+    let fill =
+        zarr_scale_offset::internals::json::parse_scalar(d, meta.get("fill_value").unwrap(), "")
+            .unwrap()
+            .bits;
     let n = d.size();
     let mut out = vec![0u8; shape[0] * shape[1] * n];
     let mut missing = 0;

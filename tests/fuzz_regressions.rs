@@ -14,7 +14,7 @@ mod checks;
 use std::fs;
 use std::path::Path;
 
-use zarr_scale_offset::json::{parse, Json};
+use zarr_scale_offset::internals::json::{parse, Json};
 use zarr_scale_offset::{decode_chunk, from_cf, validate, ErrorCode};
 
 fn replay(target: &str, check: fn(&[u8])) -> usize {
@@ -175,7 +175,7 @@ fn empty_array_shape_is_valid_whatever_the_order_of_its_dimensions() {
 #[test]
 fn chain_encode_into_with_a_wrong_output_length_is_an_error_not_a_panic() {
     let m = r#"{"zarr_format":3,"node_type":"array","shape":[4],"data_type":"int16","chunk_grid":{"name":"regular","configuration":{"chunk_shape":[4]}},"chunk_key_encoding":{"name":"default"},"fill_value":0,"codecs":[{"name":"bytes","configuration":{"endian":"big"}}]}"#;
-    let meta = zarr_scale_offset::metadata::parse_array_meta_text(m).unwrap();
+    let meta = zarr_scale_offset::internals::metadata::parse_array_meta_text(m).unwrap();
     for len in [0usize, 7, 9, 16] {
         let mut out = vec![0u8; len];
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

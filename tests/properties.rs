@@ -5,7 +5,7 @@
 // Test code may unwrap, index and panic (the workspace lints deny them in the library).
 #![allow(clippy::restriction)]
 
-use zarr_scale_offset::num::{
+use zarr_scale_offset_core::num::{
     decompose_f64, round_to_float, round_to_int, FloatFormat, Rounded, RoundingMode, FORMATS,
 };
 use RoundingMode::*;

@@ -23,7 +23,7 @@ mod model;
 
 use big::{Big, Q};
 use model::*;
-use zarr_scale_offset::json::parse_scalar_text;
+use zarr_scale_offset::internals::json::parse_scalar_text;
 use zarr_scale_offset::{decode, encode};
 
 /// As WebAssembly (a debug build in Node) the tests thin out what does not depend on the target

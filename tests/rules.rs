@@ -3,10 +3,10 @@
 // Test code may unwrap, index and panic (the workspace lints deny them in the library).
 #![allow(clippy::restriction)]
 
-use zarr_scale_offset::dtype::ALL;
 use zarr_scale_offset::{
     decode, decode_chunk, encode, encode_chunk, metadata_warnings, DataType, ErrorCode,
 };
+use zarr_scale_offset_core::dtype::ALL;
 
 fn meta(dtype: &str, fill: &str, codecs: &str) -> String {
     format!(

@@ -4,14 +4,14 @@
 #![allow(clippy::restriction)]
 use std::cmp::Ordering;
 use std::time::{Duration, Instant};
-use zarr_scale_offset::dtype::Kind;
-use zarr_scale_offset::dtype::{DataType::*, ALL};
-use zarr_scale_offset::error::ErrorCode;
-use zarr_scale_offset::error::Result;
-use zarr_scale_offset::json::scalar::*;
-use zarr_scale_offset::json::Json;
-use zarr_scale_offset::num::FloatFormat;
+use zarr_scale_offset::internals::json::scalar::*;
+use zarr_scale_offset::internals::json::Json;
 use zarr_scale_offset::DataType;
+use zarr_scale_offset::ErrorCode;
+use zarr_scale_offset::Result;
+use zarr_scale_offset_core::dtype::Kind;
+use zarr_scale_offset_core::dtype::{DataType::*, ALL};
+use zarr_scale_offset_core::num::FloatFormat;
 
 const PTR: &str = "/fill_value";
 
@@ -989,7 +989,10 @@ fn narrow_every_code_writes_and_reads_back() {
                 continue;
             }
             // The decimal is a JSON number that the exact oracle rounds to this code.
-            assert!(zarr_scale_offset::json::is_json_number(&text), "{text}");
+            assert!(
+                zarr_scale_offset::internals::json::is_json_number(&text),
+                "{text}"
+            );
             assert_eq!(o.round(&text), Some(code), "{dt} {code:#x} {text}");
             // Its f64 value lies in the code's rounding interval too.
             let fv: f64 = text.parse().unwrap();
@@ -1030,7 +1033,10 @@ fn float32_float64_write_is_shortest_roundtrip() {
         assert_eq!(strict(Float32, &text), b32 as u64, "{text}");
         if x.is_finite() {
             assert_eq!(text.parse::<f32>().unwrap().to_bits(), b32);
-            assert!(zarr_scale_offset::json::is_json_number(&text), "{text}");
+            assert!(
+                zarr_scale_offset::internals::json::is_json_number(&text),
+                "{text}"
+            );
         }
         let b64 = r.next();
         let text = write_scalar(Float64, b64);

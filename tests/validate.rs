@@ -360,7 +360,7 @@ fn fixture_files(dir: &str) -> Vec<(String, String)> {
 /// pointer or at a field inside it.
 #[test]
 fn metadata_fixtures_valid_and_invalid() {
-    use zarr_scale_offset::json::parse;
+    use zarr_scale_offset::internals::json::parse;
     let valid = fixture_files("valid");
     let mut ok = 0;
     for (name, text) in &valid {

@@ -2,6 +2,8 @@
 //! The test bodies live in `tests/common/mod.rs`, shared with `tests/wasm_web.rs`.
 // Test code may unwrap, index and panic (the workspace lints deny them in the library).
 #![allow(clippy::restriction)]
+// The JS bindings exist only in the wasm build.
+#![cfg(target_family = "wasm")]
 
 mod common;
 

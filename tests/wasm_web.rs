@@ -3,6 +3,8 @@
 //! with `tests/wasm_node.rs`.
 // Test code may unwrap, index and panic (the workspace lints deny them in the library).
 #![allow(clippy::restriction)]
+// The JS bindings exist only in the wasm build.
+#![cfg(target_family = "wasm")]
 
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 

@@ -11,8 +11,8 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use zarr_scale_offset::dtype::ALL;
-use zarr_scale_offset::json::quote;
+use zarr_scale_offset_core::dtype::ALL;
+use zarr_scale_offset::internals::json::quote;
 
 #[path = "../checks.rs"]
 mod checks;

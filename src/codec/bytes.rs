@@ -27,8 +27,9 @@
 //! ```
 
 use crate::codec::{Binder, BoundArrayToBytes, CodecDef, CodecKind};
-use crate::dtype::DataType;
-use crate::error::{Error, Report};
+use zarr_scale_offset_core::dtype::DataType;
+use zarr_scale_offset_core::error::Error;
+use crate::report::Report;
 use crate::json::{pointer_push, Fields, Json};
 
 /// The registry entry of this module.

@@ -33,18 +33,19 @@
 //! # Ok::<(), zarr_scale_offset::Error>(())
 //! ```
 
-use crate::codec::cast::{cast_bits, same_value, show, value, Num, OutOfRange};
+use zarr_scale_offset_core::cast::{cast_bits, same_value, show, value, Num, OutOfRange};
 use crate::codec::{
     each_element, scalar, ArrayBinding, Binder, BoundArrayCodec, CodecDef, CodecKind, RunOptions,
 };
 use crate::json::data_type::read_data_type;
-use crate::dtype::DataType;
-use crate::error::{Error, Report, Result};
+use zarr_scale_offset_core::dtype::DataType;
+use zarr_scale_offset_core::error::{Error, Result};
+use crate::report::Report;
 use crate::json::{pointer_index, pointer_push, Fields, Json};
-use crate::kernels::cast::CastKernel;
-use crate::kernels::run_blocks;
-use crate::num::RoundingMode;
-use crate::{Direction, PerDirection};
+use zarr_scale_offset_core::kernels::cast::CastKernel;
+use zarr_scale_offset_core::kernels::run_blocks;
+use zarr_scale_offset_core::num::RoundingMode;
+use zarr_scale_offset_core::direction::{Direction, PerDirection};
 use std::any::Any;
 
 /// The registry entry of this module.

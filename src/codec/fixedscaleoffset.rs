@@ -106,13 +106,14 @@
 //!    where `cast_value` rejects NaN; to int32, 3e9 becomes `INT32_MIN` where `wrap` gives
 //!    -1294967296. On ARM numcodecs saturates instead.
 
-pub use crate::dtype::{parse_numpy_dtype, NumpyDtype};
-use crate::dtype::{DataType, Kind};
-use crate::error::{Error, ErrorCode, Report, Result};
+pub use zarr_scale_offset_core::dtype::{parse_numpy_dtype, NumpyDtype};
+use zarr_scale_offset_core::dtype::{DataType, Kind};
+use zarr_scale_offset_core::error::{Error, ErrorCode, Result};
+use crate::report::Report;
 use crate::json::{parse_scalar, pointer_push, quote, write_scalar, Fields, Json};
 use crate::codec::{ArrayBinding, Binder, BoundArrayCodec, CodecDef, CodecKind, RunOptions};
-use crate::num::{decompose_f64, round_to_float, Rounded, RoundingMode, F16};
-use crate::Direction;
+use zarr_scale_offset_core::num::{decompose_f64, round_to_float, Rounded, RoundingMode, F16};
+use zarr_scale_offset_core::direction::Direction;
 use std::any::Any;
 
 /// The codec name in Zarr v3 metadata.
@@ -710,10 +711,10 @@ impl FixedScaleOffset {
                     ),
                 )
             })?;
-            let value = crate::codec::cast::value(d, s.bits);
+            let value = zarr_scale_offset_core::cast::value(d, s.bits);
             let bad = match value {
-                crate::codec::cast::Num::Float(x) => !x.is_finite() || (key == "scale" && x == 0.0),
-                crate::codec::cast::Num::Int(x) => key == "scale" && x == 0,
+                zarr_scale_offset_core::cast::Num::Float(x) => !x.is_finite() || (key == "scale" && x == 0.0),
+                zarr_scale_offset_core::cast::Num::Int(x) => key == "scale" && x == 0,
             };
             if bad {
                 return Err(Error::new(
@@ -721,7 +722,7 @@ impl FixedScaleOffset {
                     format!(
                         "no [scale_offset, cast_value] sequence replaces it: {key} {} becomes {} in {d}",
                         n.text,
-                        crate::codec::cast::show(d, s.bits)
+                        zarr_scale_offset_core::cast::show(d, s.bits)
                     ),
                 ));
             }
@@ -925,7 +926,7 @@ fn arith(
             format!(
                 "scale {} becomes {} in {t}, the type numcodecs computes in for astype {astype}: every value would decode to the offset, NaN or infinity",
                 scale.text,
-                crate::json::text::shortest_text(s, false)
+                zarr_scale_offset_core::text::shortest_text(s, false)
             ),
         ));
         ok = false;
@@ -936,7 +937,7 @@ fn arith(
             format!(
                 "offset {} becomes {} in {t}, the type numcodecs computes in for astype {astype}",
                 offset.text,
-                crate::json::text::shortest_text(o, false)
+                zarr_scale_offset_core::text::shortest_text(o, false)
             ),
         ));
         ok = false;

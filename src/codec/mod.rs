@@ -13,15 +13,14 @@
 //! does not implement are listed in [`KNOWN`], so that they are reported as unsupported rather
 //! than unknown.
 
-use crate::dtype::DataType;
-use crate::error::{Error, Report, Result};
 use crate::json::fields::must_be;
 use crate::json::{parse_scalar, pointer_push, quote, Fields, Json};
-use crate::kernels::fused::{FusedDecode, FusedEncode};
-use crate::{Direction, PerDirection};
+use crate::report::Report;
 use std::any::Any;
-
-pub use zarr_scale_offset_core::cast;
+use zarr_scale_offset_core::direction::{Direction, PerDirection};
+use zarr_scale_offset_core::dtype::DataType;
+use zarr_scale_offset_core::error::{Error, Result};
+use zarr_scale_offset_core::kernels::fused::{FusedDecode, FusedEncode};
 
 /// Declares the implemented codec modules and the registry of their `CODECS` tables.
 macro_rules! codec_modules {
@@ -482,11 +481,11 @@ fn check_rule(rule: Rule, v: &Json) -> std::result::Result<(), String> {
             m.push_str("an integer");
             if lo != MIN {
                 m.push_str(" from ");
-                m.push_str(&crate::json::text::int_text(i128::from(lo)));
+                m.push_str(&zarr_scale_offset_core::text::int_text(i128::from(lo)));
             }
             if hi != MAX {
                 m.push_str(" to ");
-                m.push_str(&crate::json::text::int_text(i128::from(hi)));
+                m.push_str(&zarr_scale_offset_core::text::int_text(i128::from(hi)));
             }
         }
         Rule::Bool => m.push_str("true or false"),
@@ -575,7 +574,7 @@ pub trait BoundArrayCodec: Any {
     fn as_any(&self) -> &dyn Any;
 }
 
-/// A loop that runs two adjacent codecs at once (see [`crate::kernels::fused`]).
+/// A loop that runs two adjacent codecs at once (see [`zarr_scale_offset_core::kernels::fused`]).
 #[derive(Debug, Clone)]
 pub enum Fused {
     /// Decodes both codecs in one loop; never fails.

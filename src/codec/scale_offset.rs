@@ -43,22 +43,23 @@
 //! # Ok::<(), zarr_scale_offset::Error>(())
 //! ```
 
-use crate::codec::cast::{show, show_f64};
+use zarr_scale_offset_core::cast::{show, show_f64};
 use crate::codec::{
     each_element, scalar, ArrayBinding, Binder, BoundArrayCodec, CastValue, CodecDef, CodecKind, Fused,
     RunOptions,
 };
-use crate::dtype::{DataType, Kind, Prim};
-use crate::error::{Error, ErrorCode, Report, Result};
-use crate::json::text::int_text;
+use zarr_scale_offset_core::dtype::{DataType, Kind, Prim};
+use zarr_scale_offset_core::error::{Error, ErrorCode, Result};
+use crate::report::Report;
+use zarr_scale_offset_core::text::int_text;
 use crate::json::{pointer_push, Fields, Json};
-use crate::kernels::arith::{
+use zarr_scale_offset_core::kernels::arith::{
     float_decode_f32, float_decode_f64, float_encode_f32, float_encode_f64, IntKernel, Op,
 };
-use crate::kernels::fused::{FloatArith, FusedDecode, FusedEncode};
-use crate::kernels::run_blocks;
-use crate::num::{FloatFormat, IntFormat, Rounded, RoundingMode};
-use crate::{Direction, PerDirection};
+use zarr_scale_offset_core::kernels::fused::{FloatArith, FusedDecode, FusedEncode};
+use zarr_scale_offset_core::kernels::run_blocks;
+use zarr_scale_offset_core::num::{FloatFormat, IntFormat, Rounded, RoundingMode};
+use zarr_scale_offset_core::direction::{Direction, PerDirection};
 use std::any::Any;
 
 /// The registry entry of `scale_offset` (`cf.scale_offset`, the same arithmetic with the other
@@ -590,8 +591,8 @@ fn narrow_step(fmt: &FloatFormat, v: f64, what: &str) -> std::result::Result<(u6
             format!("{what} overflows {}, which has no infinity", fmt.name),
         ));
     }
-    let (neg, m, e) = crate::num::decompose_f64(v);
-    match crate::num::round_to_float(fmt, neg, m, e, false, RoundingMode::NearestEven) {
+    let (neg, m, e) = zarr_scale_offset_core::num::decompose_f64(v);
+    match zarr_scale_offset_core::num::round_to_float(fmt, neg, m, e, false, RoundingMode::NearestEven) {
         Rounded::Value { code, .. } => Ok((code, fmt.decode(code))),
         Rounded::Overflow { neg } => {
             if fmt.has_inf() {

@@ -3,8 +3,9 @@
 
 use super::fields::must_be;
 use super::{Fields, Json, Quoted};
-use crate::dtype::DataType;
-use crate::error::{Error, Report, Result};
+use crate::report::Report;
+use zarr_scale_offset_core::dtype::DataType;
+use zarr_scale_offset_core::error::{Error, Result};
 
 /// Reads a data type given as a string or as `{"name": ..., "configuration": {}}` at `pointer`,
 /// reporting every problem; `None` when there is one.

@@ -9,7 +9,8 @@
 //! codecs, extensions).
 
 use super::{pointer_last, pointer_push, sort_indices, Json, Quoted};
-use crate::error::{Error, Report, Result};
+use crate::report::Report;
+use zarr_scale_offset_core::error::{Error, Result};
 
 /// An object opened for reading: its members and its JSON pointer.
 #[derive(Debug, Clone)]

@@ -6,9 +6,8 @@
 //! their source order, duplicates included. Parsing is iterative (no recursion) with a nesting
 //! limit of [`MAX_DEPTH`], so hostile input cannot overflow the stack.
 
-pub use text::{is_json_number, quote, Quoted};
-use text::{number_len, write_quoted};
-pub use zarr_scale_offset_core::{decimal, text};
+pub use zarr_scale_offset_core::text::{is_json_number, quote, Quoted};
+use zarr_scale_offset_core::text::{number_len, write_quoted};
 pub mod data_type;
 pub mod fields;
 pub mod scalar;
@@ -20,7 +19,7 @@ pub use fields::Fields;
 
 pub use scalar::{parse_scalar, parse_scalar_text, write_scalar, Scalar};
 
-use crate::error::{Error, ErrorCode, Result};
+use zarr_scale_offset_core::error::{Error, ErrorCode, Result};
 
 /// The deepest nesting of arrays and objects that [`parse`] accepts.
 pub const MAX_DEPTH: usize = 128;

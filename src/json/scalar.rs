@@ -19,13 +19,13 @@
 //! [`write_scalar`] writes the strict form: floats as the shortest decimal that reads back to the
 //! same code.
 
-use super::decimal::{parse_decimal, to_float, to_int, Decimal, IntValue, Syntax};
-use super::text::shortest;
-pub use super::text::{int_text, shortest_text};
 use super::{parse, pointer_last, Json};
-use crate::dtype::{DataType, Kind};
-use crate::error::{Error, Result};
-use crate::num::{FloatFormat, IntFormat, Rounded};
+use zarr_scale_offset_core::decimal::{parse_decimal, to_float, to_int, Decimal, IntValue, Syntax};
+use zarr_scale_offset_core::dtype::{DataType, Kind};
+use zarr_scale_offset_core::error::{Error, Result};
+use zarr_scale_offset_core::num::{FloatFormat, IntFormat, Rounded};
+use zarr_scale_offset_core::text::shortest;
+pub use zarr_scale_offset_core::text::{int_text, shortest_text};
 
 /// A parsed fill-value scalar.
 #[derive(Debug, Clone, PartialEq, Eq)]

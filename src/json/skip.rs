@@ -6,8 +6,8 @@
 //! node per value.
 
 use super::{sort_indices, Json, Parser, MAX_DEPTH};
-use crate::error::Result;
 use std::cmp::Ordering;
+use zarr_scale_offset_core::error::Result;
 
 /// A member of the document being parsed, as the policy of [`super::parse_ignoring`] sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -424,7 +424,10 @@ mod tests {
         // MAX_VALUES values: the full parse refuses, the skipping one does not.
         let big = format!("{{\"a\":[{}0]}}", "0,".repeat(MAX_VALUES));
         let e = parse(&big).unwrap_err();
-        assert_eq!(e.code, crate::error::ErrorCode::InvalidMetadata);
+        assert_eq!(
+            e.code,
+            zarr_scale_offset_core::error::ErrorCode::InvalidMetadata
+        );
         assert!(e.message.contains("more than 262144 JSON values"), "{e}");
         assert_eq!(
             parse_ignoring(&big, all).unwrap(),

@@ -6,7 +6,7 @@
 
 use js_sys::Uint8Array;
 use wasm_bindgen::JsValue;
-pub use zarr_scale_offset::wasm::*;
+pub use zarr_scale_offset::internals::wasm::*;
 
 /// Decodes a stored chunk (through `decodeChunkJs`).
 pub fn decode_chunk(metadata: &str, data: &[u8]) -> Result<Vec<u8>, JsValue> {

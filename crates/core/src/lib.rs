@@ -1,5 +1,5 @@
 //! The numeric core of `zarr-scale-offset`: float formats as data and exact rounding (`num`), the
-//! data-type table (`dtype`), errors (`error`), reference value conversion (`cast`), exact decimal
+//! data-type table (`dtype`), the error type (`error`), reference value conversion (`cast`), exact decimal
 //! and number text (`decimal`, `text`), buffer helpers (`buf`) and the per-element kernels
 //! (`kernels`). Nothing here knows JSON documents, codecs lists or wasm.
 //!
@@ -12,8 +12,8 @@
 //! optimisation level only without LTO, so the release profile has `lto = false` (measured: no
 //! size difference for this crate graph).
 //!
-//! The main crate re-exports every module (`zarr_scale_offset::num`, `::dtype`, `::error`,
-//! `::kernels`, `::codec::cast`, `::json::{decimal, text}`).
+//! The main crate names it by its crate name (`zarr_scale_offset_core::dtype`, ...) and exports
+//! only `DataType`, `Error`, `ErrorCode` and `Result` from it.
 
 #![warn(missing_docs)]
 // No panics reachable from input: see the workspace lints in Cargo.toml (`unwrap_used` and the
@@ -32,4 +32,4 @@ pub mod text;
 
 pub use direction::{Direction, PerDirection};
 pub use dtype::DataType;
-pub use error::{Error, ErrorCode, Result, Warning};
+pub use error::{Error, ErrorCode, Result};
