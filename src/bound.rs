@@ -38,11 +38,18 @@ use zarr_scale_offset_core::error::{Error, Result};
 
 /// Array -> array codecs bound to (data type, fill value): encodes and decodes in-memory data
 /// (see the crate documentation for the in-memory layout of each data type) without parsing
-/// anything again. Made by [`crate::bind`] (JSON text) or [`Bound::new`] (parsed JSON).
+/// anything again. Made by [`crate::bind`] or [`Bound::from_text`] (the same).
 #[derive(Debug)]
 pub struct Bound {
     chain: ArrayChain,
 }
+
+// Users share one `Bound` between threads (a Python binding that releases the GIL, a zarrs
+// codec, which must be `Send + Sync`): this stops compiling if it ever is not.
+const _: () = {
+    const fn send_sync<T: Send + Sync>() {}
+    send_sync::<Bound>();
+};
 
 /// A fill-value error: the fill is an argument of its own, so the message says which one instead
 /// of a JSON pointer into the codecs.
@@ -54,9 +61,11 @@ impl Bound {
     /// Binds `codecs` (one array -> array codec, as an object or a short-hand name, or a list of
     /// them) to `data_type` and, when given, `fill`: a Zarr fill value of `data_type` in any form
     /// a zarr.json `fill_value` may take (`0`, `"NaN"`, `"-Infinity"`, `"0x7fc00001"`, the
-    /// lenient forms). Errors name the JSON pointer in `codecs` (a fill value that cannot pass
+    /// lenient forms), given as parsed JSON (this crate's tests; the API is [`Bound::from_text`]
+    /// or [`crate::bind`]). Errors name the JSON pointer in `codecs` (a fill value that cannot pass
     /// a codec is an `invalid_metadata` error at that codec); an unparsable fill value is an
     /// error whose message starts with `fill value:`.
+    #[doc(hidden)]
     pub fn new(codecs: &Json, data_type: DataType, fill: Option<&Json>) -> Result<Bound> {
         let fill = match fill {
             Some(v) => Some(parse_scalar(data_type, v, "").map_err(fill_error)?.bits),
@@ -68,7 +77,9 @@ impl Bound {
         r.into_result(chain).map(|chain| Bound { chain })
     }
 
-    /// The bound chain (its run per direction, `RunOptions`, the data types).
+    /// The bound chain (its run per direction, `RunOptions`, the data types): for this crate's
+    /// wasm bindings and tests.
+    #[doc(hidden)]
     pub fn chain(&self) -> &ArrayChain {
         &self.chain
     }
@@ -104,7 +115,8 @@ impl Bound {
             .map(|bits| write_scalar(self.encoded_data_type(), bits))
     }
 
-    /// The encoded fill value as raw bits (see [`crate::json::Scalar::bits`]).
+    /// The encoded fill value as raw bits: the element's bits, little-endian, in the low
+    /// `encoded_data_type().bits()` bits (sign-extended to 64 for signed integer types).
     pub fn encoded_fill_bits(&self) -> Option<u64> {
         self.chain.encoded_fill()
     }

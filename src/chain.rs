@@ -543,11 +543,11 @@ impl std::fmt::Debug for Chain {
     }
 }
 
-/// What a codecs list receives, as far as it is known: the chunk's data type (one of the 26, or
+/// What a codecs list receives, as far as it is known: the chunk's data type (one of the table's, or
 /// another one this crate knows by name), fill value and shape.
 #[derive(Debug, Clone, Default)]
 pub struct ChunkSpec {
-    /// One of the 26 numeric types.
+    /// One of the numeric types of the data-type table.
     pub dtype: Option<DataType>,
     /// The data type is one this crate knows but does not compute on (`bool`, `complex64`, ...).
     pub other: bool,
@@ -646,12 +646,15 @@ impl Chain {
             ));
         }
         if spec.other {
-            // This crate's array->array codecs are defined for the 26 numeric types only.
+            // This crate's array->array codecs are defined for the table's numeric types only.
             for e in &array_entries {
                 if let Some(Binder::Array(_)) = lookup(e.name).map(|d| d.binder) {
                     report.error(Error::metadata(
                         &pointer_index(pointer, e.index),
-                        "this codec is defined for the 26 numeric data types only",
+                        format!(
+                            "this codec is defined for the {} numeric data types only",
+                            zarr_scale_offset_core::dtype::COUNT
+                        ),
                     ));
                 }
             }

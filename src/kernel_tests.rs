@@ -24,21 +24,8 @@ use zarr_scale_offset_core::error::Result;
 use zarr_scale_offset_core::kernels::arith::IntKernel;
 use zarr_scale_offset_core::kernels::cast::{f16_to_f32, f32_to_bf16, f32_to_f16, CastKernel};
 
-/// splitmix64: a fixed-seed generator, so every run checks the same values.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn f64_in(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * ((self.next() >> 11) as f64 / (1u64 << 53) as f64)
-    }
-}
+// The workspace's one test generator (fixed seeds: every run checks the same values).
+use zarr_scale_offset_core::test_rng::Rng;
 
 fn cast_value(cfg: &str, from: DataType) -> CastValue {
     let j = crate::json::parse(cfg).unwrap();
@@ -290,7 +277,7 @@ fn f64_inputs(r: &mut Rng) -> Vec<u64> {
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn cast_int_float_kernels_match_reference() {
-    let mut r = Rng(1);
+    let mut r = Rng::new(1);
     let f32s = f32_inputs(&mut r);
     let f64s = f64_inputs(&mut r);
     let mut checked = 0usize;
@@ -385,7 +372,7 @@ fn cast_int_float_kernels_match_reference() {
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn cast_float_kernels_match_reference() {
-    let mut r = Rng(2);
+    let mut r = Rng::new(2);
     let mut f32s: Vec<u64> = (0..40000).map(|_| r.next() & 0xffff_ffff).collect();
     // Midpoints between neighbouring float16 / bfloat16 values, as float32, and neighbours.
     for h in 0..=0x7bffu32 {
@@ -475,7 +462,7 @@ fn cast_float_kernels_match_reference() {
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn cast_f32_to_narrow_kernels_match_reference() {
-    let mut r = Rng(5);
+    let mut r = Rng::new(5);
     let random: Vec<u64> = (0..6000).map(|_| r.next() & 0xffff_ffff).collect();
     for to in zarr_scale_offset_core::dtype::ALL
         .iter()
@@ -561,7 +548,7 @@ fn half_bit_tricks_roundtrip_every_code() {
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn int_scale_offset_kernels_match_reference() {
-    let mut r = Rng(3);
+    let mut r = Rng::new(3);
     let mut proven = 0;
     for dtype in [Int16, UInt16, Int32, UInt32, Int64, UInt64] {
         let f = dtype.int().unwrap();
@@ -779,7 +766,7 @@ fn chain_lookup_tables_match_reference() {
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn chain_tiles_match_reference() {
-    let mut r = Rng(4);
+    let mut r = Rng::new(4);
     let so_u16 = r#"[{"name":"scale_offset","configuration":{"offset":200,"scale":100}},{"name":"cast_value","configuration":{"data_type":"uint16"}}]"#;
     let s2 = r#"[{"name":"scale_offset","configuration":{"offset":-0.1,"scale":10000}},{"name":"cast_value","configuration":{"data_type":"uint16","scalar_map":{"encode":[["NaN",0]],"decode":[[0,"NaN"]]}}}]"#;
     let cf = r#"[{"name":"cf.scale_offset","configuration":{"offset":273.15,"scale":0.01}},{"name":"cast_value","configuration":{"data_type":"int16","rounding":"towards-negative"}}]"#;
@@ -916,7 +903,7 @@ fn fused_encode_inputs(ty: DataType, cf: bool, offset: f64, scale: f64, r: &mut 
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn fused_encode_matches_reference() {
-    let mut r = Rng(7);
+    let mut r = Rng::new(7);
     let ariths = [
         ("scale_offset", 10.0, 4.0),
         ("scale_offset", -3.5, 100.0),
@@ -1079,7 +1066,7 @@ fn fused_encode_selection() {
         let c = parse_array_codecs(&codecs, dtype).unwrap();
         assert_eq!(c.fused_encode().is_some(), fused, "{codecs}");
         // Fused or not, the same as the reference.
-        let mut r = Rng(11);
+        let mut r = Rng::new(11);
         let xs: Vec<u64> = (0..1000)
             .map(|i| match dtype {
                 Float32 => (r.f64_in(-40000.0, 40000.0) as f32).to_bits() as u64,

@@ -157,9 +157,11 @@ pub fn parse_array_meta(doc: &Json, report: &mut Report) -> Option<ArrayMeta> {
     };
     if other.is_some() {
         let p = "/data_type";
-        let what = "a known data type outside the 26 numeric ones: its values are not checked";
+        let n = zarr_scale_offset_core::dtype::COUNT;
+        let what =
+            format!("a known data type outside the {n} numeric ones: its values are not checked");
         report.warn(p, "unchecked_data_type", what);
-        let what = "zarr-scale-offset decodes the 26 numeric data types only";
+        let what = format!("zarr-scale-offset decodes the {n} numeric data types only");
         report.unsupported(Error::at(ErrorCode::UnsupportedDataType, p, what));
     }
     let fill = match (f.required("fill_value", report), dtype, &other) {

@@ -33,14 +33,12 @@
 //! (the data type's default, which zarr-python 3 also uses for numeric v2 arrays), with a
 //! `lenient_form` warning.
 
-use crate::codec::fixedscaleoffset::{parse_numpy_dtype, FixedScaleOffset, NumpyDtype, V2_ID};
-use crate::codec::{known_codec, CodecKind};
+use crate::codec::{known_codec, lookup_v2, CodecKind};
 use crate::json::fields::report_duplicates;
-use crate::json::{
-    parse, parse_scalar, pointer_index, pointer_push, quote, write_scalar, Fields, Json,
-};
+use crate::json::{parse, parse_scalar, pointer_index, quote, write_scalar, Fields, Json};
 use crate::report::Report;
 use zarr_scale_offset_core::dtype::DataType;
+use zarr_scale_offset_core::dtype::{parse_numpy_dtype, NumpyDtype};
 use zarr_scale_offset_core::error::{Error, ErrorCode, Result};
 
 /// The warning for a v2 `fill_value: null`.
@@ -440,8 +438,21 @@ fn filters(
             object = false;
             continue;
         }
-        let name = format!("numcodecs.{}", id.unwrap_or_default());
-        if id != Some(V2_ID) && known_codec(&name).is_some_and(|k| k.0 == CodecKind::ArrayToArray) {
+        let id = id.unwrap_or_default();
+        // A filter of a codec this crate implements: the registry's v2 id names it.
+        if let Some(v2) = lookup_v2(id) {
+            match (v2.translate)(f, &p, received, report) {
+                Some(t) => {
+                    out.push(t.codec);
+                    received = Some(t.produces);
+                    stored = received;
+                }
+                None => received = None,
+            }
+            continue;
+        }
+        let name = format!("numcodecs.{id}");
+        if known_codec(&name).is_some_and(|k| k.0 == CodecKind::ArrayToArray) {
             // A numcodecs filter this crate knows: the v3 chain checks its configuration and
             // reports it as unsupported (pointers mapped back by `v2_pointer`).
             let members = f.as_object().unwrap_or_default();
@@ -454,47 +465,15 @@ fn filters(
             stored = None;
             continue;
         }
-        if id != Some(V2_ID) {
-            report.error(Error::at(
-                ErrorCode::UnsupportedCodec,
-                &p,
-                format!(
-                    "unknown v2 filter {}: not a numcodecs filter this crate knows",
-                    f.get("id").map(Json::to_json_string).unwrap_or_default(),
-                ),
-            ));
-            received = None;
-            continue;
-        }
-        let codec = FixedScaleOffset::parse_v2_filter(f, &p, received.map(|r| r.data_type), report);
-        let Some(codec) = codec else {
-            received = None;
-            continue;
-        };
-        let d = codec.dtype_spelling();
-        if let Some(r) = received {
-            if r.data_type == d.data_type && r.is_big() != d.is_big() {
-                let order = |x: &NumpyDtype| if x.is_big() { "big" } else { "little" };
-                report.error(Error::metadata(
-                    &pointer_push(&p, "dtype"),
-                    format!(
-                        "dtype is {}-endian but the filter receives {}-endian {}: zarr-python 2 would reinterpret the bytes",
-                        order(&d),
-                        order(&r),
-                        r.data_type
-                    ),
-                ));
-            }
-        }
-        out.push(obj(vec![
-            (
-                "name",
-                Json::String(crate::codec::fixedscaleoffset::NAME.into()),
+        report.error(Error::at(
+            ErrorCode::UnsupportedCodec,
+            &p,
+            format!(
+                "unknown v2 filter {}: not a numcodecs filter this crate knows",
+                f.get("id").map(Json::to_json_string).unwrap_or_default(),
             ),
-            ("configuration", codec.to_config()),
-        ]));
-        received = Some(codec.astype_spelling());
-        stored = received;
+        ));
+        received = None;
     }
     if object {
         report.error(Error::metadata(

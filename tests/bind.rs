@@ -24,16 +24,7 @@ fn as_i16(b: &[u8]) -> Vec<i16> {
         .collect()
 }
 
-/// A small deterministic generator (xorshift64*), for chunk contents.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-}
+use zarr_scale_offset_core::test_rng::Rng;
 
 const SO_CAST: &str = r#"[{"name":"scale_offset","configuration":{"offset":273.15,"scale":100}},
     {"name":"cast_value","configuration":{"data_type":"int16","rounding":"nearest-even"}}]"#;
@@ -389,4 +380,77 @@ fn data_checks_are_those_of_the_typed_array_api() {
 
 fn as_f32_1(b: &[u8]) -> f32 {
     f32::from_le_bytes(b.try_into().unwrap())
+}
+
+/// One `Bound` shared by 4 threads at once (`std::thread::scope`), each encoding and decoding its
+/// own chunks, interleaved: every result, errors included, equals the one computed on this thread
+/// alone before. (`Bound: Send + Sync` is also asserted at compile time in src/bound.rs.)
+#[test]
+fn one_bound_encodes_and_decodes_from_four_threads_at_once() {
+    let b = bind(SO_CAST, "float64", Some("273.15")).unwrap();
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    // 64 chunks of varied lengths (some past the 2,048-element tile and the 131,072-element
+    // I/O tile), every 8th with an element out of int16's range (an error naming its index).
+    let chunks: Vec<Vec<u8>> = (0..64)
+        .map(|c| {
+            let n = match c % 4 {
+                0 => 1 + (rng.next() % 100) as usize,
+                1 => 2048 + (rng.next() % 5000) as usize,
+                2 => 131_072 + (rng.next() % 3) as usize,
+                _ => (rng.next() % 20_000) as usize,
+            };
+            let mut xs: Vec<f64> = (0..n)
+                .map(|_| (rng.next() % 60_000) as f64 / 100.0)
+                .collect();
+            if c % 8 == 7 && n > 0 {
+                let i = (rng.next() % n as u64) as usize;
+                xs[i] = 1e6;
+            }
+            f64s(&xs)
+        })
+        .collect();
+    let single: Vec<_> = chunks
+        .iter()
+        .map(|d| {
+            let enc = b.encode(d);
+            let dec = enc.as_ref().ok().map(|e| b.decode(e));
+            (enc, dec)
+        })
+        .collect();
+    assert!(single.iter().filter(|(e, _)| e.is_err()).count() >= 4);
+    assert!(single.iter().filter(|(e, _)| e.is_ok()).count() >= 40);
+    let b = &b;
+    let chunks = &chunks;
+    let results: Vec<Vec<(usize, _)>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..4)
+            .map(|t| {
+                s.spawn(move || {
+                    // Each thread runs every chunk it owns twice, in its own order, so that
+                    // the four threads are inside the same bound codecs at the same time.
+                    let mut out = Vec::new();
+                    for round in 0..2 {
+                        for (i, d) in chunks.iter().enumerate() {
+                            if (i + round) % 4 != t {
+                                continue;
+                            }
+                            let enc = b.encode(d);
+                            let dec = enc.as_ref().ok().map(|e| {
+                                let mut back = vec![0u8; d.len()];
+                                b.decode_into(e, &mut back).map(|()| back)
+                            });
+                            out.push((i, (enc, dec)));
+                        }
+                    }
+                    out
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let mut seen = vec![0; chunks.len()];
+    for (i, got) in results.into_iter().flatten() {
+        assert_eq!(got, single[i], "chunk {i}");
+        seen[i] += 1;
+    }
+    assert!(seen.iter().all(|&n| n == 2), "{seen:?}");
 }

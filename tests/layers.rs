@@ -9,7 +9,7 @@ use std::path::Path;
 
 /// crates/core: numbers, number text, errors, data types, value conversion, buffers, kernels.
 const CORE: &[&[&str]] = &[
-    &["num", "direction"],
+    &["num", "direction", "test_rng"],
     &["decimal"],
     &["text"],
     &["error"],

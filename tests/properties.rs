@@ -10,9 +10,7 @@ use zarr_scale_offset_core::num::{
 };
 use RoundingMode::*;
 
-#[path = "support/rng.rs"]
-mod rng;
-use rng::Rng;
+use zarr_scale_offset_core::test_rng::Rng;
 
 /// The expected result of rounding x (strictly between lo and hi, neighbours in the format).
 fn pick(mode: RoundingMode, x: f64, lo: f64, hi: f64, lo_even: bool) -> f64 {

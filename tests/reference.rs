@@ -31,9 +31,7 @@ use zarr_scale_offset::{decode, encode};
 /// long buffers through the SIMD kernels, scale_offset, chains).
 const WASM: bool = cfg!(target_arch = "wasm32");
 
-#[path = "support/rng.rs"]
-mod rng;
-use rng::Rng;
+use zarr_scale_offset_core::test_rng::Rng;
 
 fn dt(name: &str) -> Dt {
     *TYPES.iter().find(|d| d.name == name).expect("type")

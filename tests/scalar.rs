@@ -69,9 +69,7 @@ fn fmt_of(dt: DataType) -> FloatFormat {
     dt.float().unwrap()
 }
 
-#[path = "support/rng.rs"]
-mod rng;
-use rng::Rng;
+use zarr_scale_offset_core::test_rng::Rng;
 
 /// Our table-free shortest writer agrees with Rust's `{:?}` (Grisu/Dragon) on float64 and
 /// float32: random bit patterns, every power of two, the extremes, subnormals, and values

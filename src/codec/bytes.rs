@@ -35,7 +35,7 @@ use crate::json::{pointer_push, Fields, Json};
 /// The registry entry of this module.
 pub const CODECS: &[CodecDef] = &[CodecDef {
     name: "bytes",
-    v2_id: None,
+    v2: None,
     kind: CodecKind::ArrayToBytes,
     binder: Binder::Bytes(|config, pointer, dtype, report| {
         Bytes::parse(config, pointer, dtype, report).map(|b| Box::new(b) as Box<dyn BoundArrayToBytes>)

@@ -51,7 +51,7 @@ use std::any::Any;
 /// The registry entry of this module.
 pub const CODECS: &[CodecDef] = &[CodecDef {
     name: "cast_value",
-    v2_id: None,
+    v2: None,
     kind: CodecKind::ArrayToArray,
     binder: Binder::Array(bind),
 }];

@@ -25,7 +25,7 @@ use super::{Binder, CodecDef, CodecKind};
 /// The registry entry of this module.
 pub const CODECS: &[CodecDef] = &[CodecDef {
     name: "cf.scale_offset",
-    v2_id: None,
+    v2: None,
     kind: CodecKind::ArrayToArray,
     binder: Binder::Array(|c, p, t, r| bind(Convention::Cf, c, p, t, r)),
 }];

@@ -111,7 +111,9 @@ use zarr_scale_offset_core::dtype::{DataType, Kind};
 use zarr_scale_offset_core::error::{Error, ErrorCode, Result};
 use crate::report::Report;
 use crate::json::{parse_scalar, pointer_push, quote, write_scalar, Fields, Json};
-use crate::codec::{ArrayBinding, Binder, BoundArrayCodec, CodecDef, CodecKind, RunOptions};
+use crate::codec::{
+    ArrayBinding, Binder, BoundArrayCodec, CodecDef, CodecKind, RunOptions, V2Filter, V2Translation,
+};
 use zarr_scale_offset_core::num::{decompose_f64, round_to_float, Rounded, RoundingMode, F16};
 use zarr_scale_offset_core::direction::Direction;
 use std::any::Any;
@@ -287,10 +289,47 @@ pub struct FixedScaleOffset {
 /// The registry entry of this module.
 pub const CODECS: &[CodecDef] = &[CodecDef {
     name: NAME,
-    v2_id: Some(V2_ID),
+    v2: Some(V2Filter {
+        id: V2_ID,
+        translate: v2_filter,
+    }),
     kind: CodecKind::ArrayToArray,
     binder: Binder::Array(bind),
 }];
+
+/// A `.zarray` filter `{"id": "fixedscaleoffset", ...}` as this codec: parsed in its v2 form
+/// (NumPy dtype strings with byte order), with a `dtype` whose byte order differs from the
+/// type the filter receives rejected (zarr-python 2 would reinterpret the bytes).
+fn v2_filter(
+    f: &Json,
+    p: &str,
+    received: Option<NumpyDtype>,
+    report: &mut Report,
+) -> Option<V2Translation> {
+    let codec = FixedScaleOffset::parse_v2_filter(f, p, received.map(|r| r.data_type), report)?;
+    let d = codec.dtype_spelling();
+    if let Some(r) = received {
+        if r.data_type == d.data_type && r.is_big() != d.is_big() {
+            let order = |x: &NumpyDtype| if x.is_big() { "big" } else { "little" };
+            report.error(Error::metadata(
+                &pointer_push(p, "dtype"),
+                format!(
+                    "dtype is {}-endian but the filter receives {}-endian {}: zarr-python 2 would reinterpret the bytes",
+                    order(&d),
+                    order(&r),
+                    r.data_type
+                ),
+            ));
+        }
+    }
+    Some(V2Translation {
+        codec: Json::Object(vec![
+            ("name".into(), Json::String(NAME.into())),
+            ("configuration".into(), codec.to_config()),
+        ]),
+        produces: codec.astype_spelling(),
+    })
+}
 
 /// Binds a configuration to the data type it receives; when that is unknown (`None`, already
 /// reported), the configuration is checked on its own and no codec is bound.

@@ -18,7 +18,7 @@ use crate::json::{parse_scalar, pointer_push, quote, Fields, Json};
 use crate::report::Report;
 use std::any::Any;
 use zarr_scale_offset_core::direction::{Direction, PerDirection};
-use zarr_scale_offset_core::dtype::DataType;
+use zarr_scale_offset_core::dtype::{DataType, NumpyDtype};
 use zarr_scale_offset_core::error::{Error, Result};
 use zarr_scale_offset_core::kernels::fused::{FusedDecode, FusedEncode};
 
@@ -144,8 +144,9 @@ pub enum Binder {
 pub struct CodecDef {
     /// The Zarr v3 name.
     pub name: &'static str,
-    /// The Zarr v2 / numcodecs id, where there is one.
-    pub v2_id: Option<&'static str>,
+    /// As a Zarr v2 filter, where it is one: its numcodecs id and how a `.zarray`'s filter
+    /// object becomes this codec (the v2 reader, `crate::v2`, finds filters only here).
+    pub v2: Option<V2Filter>,
     /// Its kind.
     pub kind: CodecKind,
     /// How it is bound.
@@ -158,7 +159,7 @@ impl CodecDef {
     const fn known(name: &'static str, kind: CodecKind, rules: &'static Known) -> CodecDef {
         CodecDef {
             name,
-            v2_id: None,
+            v2: None,
             kind,
             binder: Binder::Known(rules),
         }
@@ -168,6 +169,37 @@ impl CodecDef {
     pub fn implemented(&self) -> bool {
         matches!(self.binder, Binder::Array(_) | Binder::Bytes(_))
     }
+}
+
+/// A codec's Zarr v2 filter form: the filter's `"id"` and its translation.
+#[derive(Clone, Copy)]
+pub struct V2Filter {
+    /// The numcodecs id (`"fixedscaleoffset"`).
+    pub id: &'static str,
+    /// Translates one filter object.
+    pub translate: V2TranslateFn,
+}
+
+/// Translates a Zarr v2 filter object (`"id"` and the codec's keys, at `pointer`) that receives
+/// `received` (its NumPy dtype with byte order, when known) into this codec's Zarr v3 object;
+/// `None` when it has errors (all reported, pointers into the v2 document).
+pub type V2TranslateFn = fn(&Json, &str, Option<NumpyDtype>, &mut Report) -> Option<V2Translation>;
+
+/// A Zarr v2 filter as a Zarr v3 codec.
+pub struct V2Translation {
+    /// The codec object (`{"name", "configuration"}`).
+    pub codec: Json,
+    /// The NumPy dtype (with byte order) the filter produces: what the next filter receives.
+    pub produces: NumpyDtype,
+}
+
+/// The implemented codec whose Zarr v2 filter id is `id`.
+pub fn lookup_v2(id: &str) -> Option<&'static V2Filter> {
+    IMPLEMENTED
+        .iter()
+        .flat_map(|m| m.iter())
+        .filter_map(|d| d.v2.as_ref())
+        .find(|v| v.id == id)
 }
 
 /// What a configuration value of a known codec must be.
@@ -301,7 +333,7 @@ pub static KNOWN: &[CodecDef] = {
         ),
         CodecDef {
             name: "sharding_indexed",
-            v2_id: None,
+            v2: None,
             kind: ArrayToBytes,
             binder: Binder::Sharding,
         },
@@ -545,9 +577,11 @@ pub fn known_codec(name: &str) -> Option<(CodecKind, bool)> {
 
 /// An array -> array codec bound to the data type it receives: it owns its encoded data type,
 /// its fill-value rule and its run per direction, all chosen at bind time.
+/// `Send + Sync`: a bound chain is shared between threads (`Bound` is `Send + Sync`), so a bound
+/// codec holds no interior mutability.
 /// (No `Debug` supertrait: a vtable entry would keep every codec's `Debug` code in the wasm
 /// module, ~70 KB, for messages that never print it.)
-pub trait BoundArrayCodec: Any {
+pub trait BoundArrayCodec: Any + Send + Sync {
     /// The codec name as metadata spells it.
     fn name(&self) -> &'static str;
     /// The data type this codec receives (the decoded side).
@@ -583,8 +617,9 @@ pub enum Fused {
     Encode(FusedEncode),
 }
 
-/// An array -> bytes codec bound to the data type it receives.
-pub trait BoundArrayToBytes {
+/// An array -> bytes codec bound to the data type it receives (`Send + Sync`, as
+/// [`BoundArrayCodec`]).
+pub trait BoundArrayToBytes: Send + Sync {
     /// Whether stored bytes and in-memory elements are the same bytes, so a chain can skip it.
     fn is_identity(&self) -> bool;
     /// In-memory elements to stored bytes.

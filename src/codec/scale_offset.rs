@@ -66,7 +66,7 @@ use std::any::Any;
 /// convention, is registered by [`super::cf_scale_offset`]).
 pub const CODECS: &[CodecDef] = &[CodecDef {
     name: "scale_offset",
-    v2_id: None,
+    v2: None,
     kind: CodecKind::ArrayToArray,
     binder: Binder::Array(|c, p, t, r| bind(Convention::ScaleOffset, c, p, t, r)),
 }];

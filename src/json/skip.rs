@@ -255,19 +255,7 @@ mod tests {
     use super::super::{parse, parse_ignoring, MAX_VALUES};
     use super::*;
 
-    /// A small deterministic generator (xorshift).
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-    }
+    use zarr_scale_offset_core::test_rng::Rng;
 
     /// Random JSON text with few distinct keys (so duplicates are frequent), escapes in keys,
     /// nesting and whitespace.

@@ -30,6 +30,9 @@ pub mod kernels;
 pub mod num;
 pub mod text;
 
+#[doc(hidden)]
+pub mod test_rng;
+
 pub use direction::{Direction, PerDirection};
 pub use dtype::DataType;
 pub use error::{Error, ErrorCode, Result};

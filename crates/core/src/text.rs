@@ -282,15 +282,7 @@ mod tests {
     use super::*;
     use crate::num::{F32, F64, FORMATS};
 
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-    }
+    use crate::test_rng::Rng;
 
     fn same(fmt: &FloatFormat, code: u64) {
         assert_eq!(

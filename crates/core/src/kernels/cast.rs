@@ -466,14 +466,40 @@ pub(crate) fn round_away<S: FloatLane>(x: S) -> S {
     }
 }
 
+/// THE rounding-mode -> lane-function mapping of the kernels (cast here, the fused
+/// `[scale_offset, cast_value]` loop in `fused.rs`): `with_rounding!(mode, S, |f| body)` is a
+/// `match` on `mode` whose every arm binds `f` to that mode's rounding function of the
+/// [`FloatLane`] type `S` and evaluates `body`, so each arm is compiled with its function inlined.
+macro_rules! with_rounding {
+    ($mode:expr, $S:ty, |$f:ident| $body:expr) => {
+        match $mode {
+            RoundingMode::NearestEven => {
+                let $f = <$S as FloatLane>::round_ne;
+                $body
+            }
+            RoundingMode::TowardsZero => {
+                let $f = <$S as FloatLane>::trunc;
+                $body
+            }
+            RoundingMode::TowardsPositive => {
+                let $f = <$S as FloatLane>::ceil;
+                $body
+            }
+            RoundingMode::TowardsNegative => {
+                let $f = <$S as FloatLane>::floor;
+                $body
+            }
+            RoundingMode::NearestAway => {
+                let $f = $crate::kernels::cast::round_away::<$S>;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_rounding;
+
 fn round_into<S: FloatLane>(input: &[u8], r: &mut [S], mode: RoundingMode) {
-    match mode {
-        RoundingMode::NearestEven => round_with(input, r, S::round_ne),
-        RoundingMode::TowardsZero => round_with(input, r, S::trunc),
-        RoundingMode::TowardsPositive => round_with(input, r, S::ceil),
-        RoundingMode::TowardsNegative => round_with(input, r, S::floor),
-        RoundingMode::NearestAway => round_with(input, r, round_away::<S>),
-    }
+    with_rounding!(mode, S, |f| round_with(input, r, f))
 }
 
 fn float_to_int<S: FloatLane, D: IntLane>(

@@ -14,7 +14,7 @@
 //!   and clamp), rather than one loop per combination of all six (4x the code).
 
 use super::arith::Op;
-use super::cast::{round_away, CastKernel, FloatLane, IntLane};
+use super::cast::{with_rounding, CastKernel, FloatLane, IntLane};
 use super::{map, BLOCK};
 use crate::cast::OutOfRange;
 use crate::dtype::Prim;
@@ -183,13 +183,7 @@ impl FusedEncode {
     }
 
     fn with_mode<S: FloatLane, const DIV: bool>(&self, input: &[u8], r: &mut [S], off: S, s: S) {
-        match self.mode {
-            RoundingMode::NearestEven => scale_round::<S, DIV>(input, r, off, s, S::round_ne),
-            RoundingMode::TowardsZero => scale_round::<S, DIV>(input, r, off, s, S::trunc),
-            RoundingMode::TowardsPositive => scale_round::<S, DIV>(input, r, off, s, S::ceil),
-            RoundingMode::TowardsNegative => scale_round::<S, DIV>(input, r, off, s, S::floor),
-            RoundingMode::NearestAway => scale_round::<S, DIV>(input, r, off, s, round_away::<S>),
-        }
+        with_rounding!(self.mode, S, |f| scale_round::<S, DIV>(input, r, off, s, f))
     }
 
     /// Checks and converts the rounded values `r` (as many as `out` holds).
