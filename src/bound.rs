@@ -4,29 +4,6 @@
 //! The fill value flows forward through the codecs exactly as in a zarr.json document: each
 //! codec must be able to encode it (cast_value also checks that it survives the round trip),
 //! and what comes out of the last codec is the encoded fill value.
-//!
-//! ```
-//! use zarr_scale_offset::{bind, DataType};
-//!
-//! let codecs = r#"[
-//!     {"name": "scale_offset", "configuration": {"offset": -10, "scale": 0.1}},
-//!     {"name": "cast_value", "configuration": {"data_type": "uint8",
-//!         "scalar_map": {"encode": [["NaN", 0]], "decode": [[0, "NaN"]]}}}
-//! ]"#;
-//! let b = bind(codecs, "float64", Some(r#""NaN""#))?;
-//! assert_eq!(b.encoded_data_type(), DataType::UInt8);
-//! assert_eq!(b.encoded_fill().as_deref(), Some("0"));
-//!
-//! let values: Vec<u8> = [0.0f64, 100.0, f64::NAN, 2540.0]
-//!     .iter()
-//!     .flat_map(|x| x.to_le_bytes())
-//!     .collect();
-//! let stored = b.encode(&values)?;
-//! assert_eq!(stored, [1, 11, 0, 255]);
-//! let back = b.decode(&stored)?;
-//! assert_eq!(back.get(..8), Some(&0.0f64.to_le_bytes()[..]));
-//! # Ok::<(), zarr_scale_offset::Error>(())
-//! ```
 
 use crate::args::{bind_array_codecs, codecs_doc, parse_data_type_arg};
 use crate::chain::ArrayChain;
@@ -38,7 +15,31 @@ use zarr_scale_offset_core::error::{Error, Result};
 
 /// Array -> array codecs bound to (data type, fill value): encodes and decodes in-memory data
 /// (see the crate documentation for the in-memory layout of each data type) without parsing
-/// anything again. Made by [`crate::bind`] or [`Bound::from_text`] (the same).
+/// anything again. Made by [`crate::bind`] or [`Bound::from_text`] (the same). `Send + Sync`:
+/// one `Bound` may encode and decode from any number of threads at once.
+///
+/// ```
+/// use zarr_scale_offset::{bind, DataType};
+///
+/// let codecs = r#"[
+///     {"name": "scale_offset", "configuration": {"offset": -10, "scale": 0.1}},
+///     {"name": "cast_value", "configuration": {"data_type": "uint8",
+///         "scalar_map": {"encode": [["NaN", 0]], "decode": [[0, "NaN"]]}}}
+/// ]"#;
+/// let b = bind(codecs, "float64", Some(r#""NaN""#))?;
+/// assert_eq!(b.encoded_data_type(), DataType::UInt8);
+/// assert_eq!(b.encoded_fill().as_deref(), Some("0"));
+///
+/// let values: Vec<u8> = [0.0f64, 100.0, f64::NAN, 2540.0]
+///     .iter()
+///     .flat_map(|x| x.to_le_bytes())
+///     .collect();
+/// let stored = b.encode(&values)?;
+/// assert_eq!(stored, [1, 11, 0, 255]);
+/// let back = b.decode(&stored)?;
+/// assert_eq!(back.get(..8), Some(&0.0f64.to_le_bytes()[..]));
+/// # Ok::<(), zarr_scale_offset::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct Bound {
     chain: ArrayChain,

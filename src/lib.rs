@@ -24,7 +24,7 @@
 //! let meta = r#"{"zarr_format": 3, "node_type": "array", "shape": [4],
 //!     "data_type": "float32", "chunk_grid": {"name": "regular",
 //!         "configuration": {"chunk_shape": [4]}},
-//!     "chunk_key_encoding": {"name": "default"}, "fill_value": "NaN",
+//!     "chunk_key_encoding": {"name": "default"}, "fill_value": 0,
 //!     "codecs": [
 //!         {"name": "scale_offset", "configuration": {"offset": 0, "scale": 10}},
 //!         {"name": "cast_value", "configuration": {"data_type": "int8"}},
@@ -64,8 +64,51 @@ mod kernel_tests;
 
 pub use bound::Bound;
 pub use report::{Diag, Report, Warning};
+/// ```
+/// use zarr_scale_offset::DataType;
+///
+/// let t: DataType = "float8_e4m3".parse()?;
+/// assert_eq!((t.name(), t.size(), t.bits()), ("float8_e4m3", 1, 8));
+/// assert_eq!(DataType::from_name("uint4").map(DataType::bits), Some(4));
+/// assert_eq!(DataType::from_numpy("<i2"), Some(DataType::Int16));
+/// assert_eq!(DataType::ALL.len(), 26);
+/// assert_eq!(DataType::Float16.to_string(), "float16");
+/// assert!("complex64".parse::<DataType>().is_err());
+/// # Ok::<(), zarr_scale_offset::Error>(())
+/// ```
 pub use zarr_scale_offset_core::dtype::DataType;
-pub use zarr_scale_offset_core::error::{Error, ErrorCode, Result};
+/// ```
+/// use zarr_scale_offset::{encode, ErrorCode};
+///
+/// let e = encode(r#"{"name": "cast_value", "configuration": {"data_type": "uint8"}}"#,
+///     "float64", &(-1.0f64).to_le_bytes()).unwrap_err();
+/// assert_eq!(e.code, ErrorCode::OutOfRange);
+/// assert!(e.message.contains("element 0"), "{e}");
+/// assert!(e.to_string().starts_with("out_of_range: "));
+/// let e = zarr_scale_offset::validate("[", None).errors.remove(0);
+/// assert_eq!(e.code, "invalid_json");
+/// ```
+pub use zarr_scale_offset_core::error::Error;
+/// ```
+/// use zarr_scale_offset::{decode, ErrorCode};
+///
+/// let e = decode("cast_value", "float32", &[0]).unwrap_err();
+/// assert_eq!(e.code, ErrorCode::InvalidMetadata);
+/// assert_eq!(e.code.as_str(), "invalid_metadata");
+/// assert_eq!(ErrorCode::OutOfRange.to_string(), "out_of_range");
+/// ```
+pub use zarr_scale_offset_core::error::ErrorCode;
+/// `Result<T, Error>`.
+///
+/// ```
+/// fn scaled(x: i8) -> zarr_scale_offset::Result<Vec<u8>> {
+///     zarr_scale_offset::decode(r#"{"name": "scale_offset", "configuration": {"scale": 2}}"#,
+///         "int8", &x.to_le_bytes())
+/// }
+/// assert!(scaled(3).is_err()); // 3 / 2 is not an int8
+/// assert_eq!(scaled(4).unwrap(), [2]);
+/// ```
+pub use zarr_scale_offset_core::error::Result;
 
 /// Not part of the API (no stability promise, not documented): the crate's modules for this
 /// crate's own integration tests, fuzz targets and examples. A user of the crate needs none of it.
@@ -109,13 +152,38 @@ pub mod internals {
 /// as `scale_offset`) to `data_type` (a name or JSON text) and `fill` (JSON text of a Zarr fill
 /// value of `data_type`: `"0"`, `"\"NaN\""`, `"\"0x7fc00001\""`; `None` for none). The
 /// returned [`Bound`] encodes and decodes any number of chunks without parsing again, and knows
-/// the encoded data type and fill value. See [`bound`] for an example.
+/// the encoded data type and fill value; it is `Send + Sync`, so one can serve many threads.
+///
+/// ```
+/// let b = zarr_scale_offset::bind(
+///     r#"{"name": "cast_value", "configuration": {"data_type": "uint8"}}"#,
+///     "float32",
+///     Some("0"),
+/// )?;
+/// assert_eq!(b.encoded_data_type().name(), "uint8");
+/// assert_eq!(b.encoded_fill().as_deref(), Some("0"));
+/// let stored = b.encode(&[1.0f32, 255.0].map(f32::to_le_bytes).concat())?;
+/// assert_eq!(stored, [1, 255]);
+/// # Ok::<(), zarr_scale_offset::Error>(())
+/// ```
 pub fn bind(codecs: &str, data_type: &str, fill: Option<&str>) -> Result<Bound> {
     Bound::from_text(codecs, data_type, fill)
 }
 
 /// Encodes one chunk of a Zarr v3 array (`metadata`: the zarr.json document as JSON text) from
 /// its in-memory bytes (`decoded`, the array data type) to the stored bytes.
+///
+/// ```
+/// let meta = r#"{"zarr_format": 3, "node_type": "array", "shape": [2], "data_type": "float64",
+///     "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [2]}},
+///     "chunk_key_encoding": {"name": "default"}, "fill_value": 0,
+///     "codecs": [{"name": "scale_offset", "configuration": {"scale": 4}},
+///                {"name": "cast_value", "configuration": {"data_type": "uint8"}},
+///                {"name": "bytes"}]}"#;
+/// let stored = zarr_scale_offset::encode_chunk(meta, &[0.25f64, 2.0].map(f64::to_le_bytes).concat())?;
+/// assert_eq!(stored, [1, 8]);
+/// # Ok::<(), zarr_scale_offset::Error>(())
+/// ```
 pub fn encode_chunk(metadata: &str, decoded: &[u8]) -> Result<Vec<u8>> {
     let m = metadata::parse_array_meta_text(metadata)?;
     zarr_scale_offset_core::buf::check_chunk_len(
@@ -127,7 +195,23 @@ pub fn encode_chunk(metadata: &str, decoded: &[u8]) -> Result<Vec<u8>> {
     m.chain.encode(decoded)
 }
 
-/// Decodes one stored chunk of a Zarr v3 array to its in-memory bytes (the array data type).
+/// Decodes one stored chunk of a Zarr v3 array (`metadata`: the zarr.json document as JSON
+/// text, or a Zarr v2 `.zarray`) to its in-memory bytes (the array data type). A chunk of the
+/// wrong length is a `length_mismatch` error.
+///
+/// ```
+/// use zarr_scale_offset::{decode_chunk, ErrorCode};
+/// let meta = r#"{"zarr_format": 3, "node_type": "array", "shape": [2], "data_type": "float64",
+///     "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [2]}},
+///     "chunk_key_encoding": {"name": "default"}, "fill_value": 0,
+///     "codecs": [{"name": "scale_offset", "configuration": {"scale": 4}},
+///                {"name": "cast_value", "configuration": {"data_type": "uint8"}},
+///                {"name": "bytes"}]}"#;
+/// let chunk = decode_chunk(meta, &[1, 8])?;
+/// assert_eq!(chunk, [0.25f64, 2.0].map(f64::to_le_bytes).concat());
+/// assert_eq!(decode_chunk(meta, &[1]).unwrap_err().code, ErrorCode::LengthMismatch);
+/// # Ok::<(), zarr_scale_offset::Error>(())
+/// ```
 pub fn decode_chunk(metadata: &str, encoded: &[u8]) -> Result<Vec<u8>> {
     let m = metadata::parse_array_meta_text(metadata)?;
     zarr_scale_offset_core::buf::check_chunk_len(
@@ -139,7 +223,16 @@ pub fn decode_chunk(metadata: &str, encoded: &[u8]) -> Result<Vec<u8>> {
     m.chain.decode(encoded)
 }
 
-/// The data type of a zarr.json array document.
+/// The data type of a zarr.json array document (what [`decode_chunk`] produces).
+///
+/// ```
+/// let meta = r#"{"zarr_format": 3, "node_type": "array", "shape": [2], "data_type": "int16",
+///     "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [2]}},
+///     "chunk_key_encoding": {"name": "default"}, "fill_value": 0,
+///     "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]}"#;
+/// assert_eq!(zarr_scale_offset::array_data_type(meta)?.size(), 2);
+/// # Ok::<(), zarr_scale_offset::Error>(())
+/// ```
 pub fn array_data_type(metadata: &str) -> Result<DataType> {
     Ok(metadata::parse_array_meta_text(metadata)?.dtype)
 }
@@ -147,6 +240,17 @@ pub fn array_data_type(metadata: &str) -> Result<DataType> {
 /// Runs one array->array codec or a list of them (`codecs`: JSON text; a bare name is a
 /// short-hand codec) forward over in-memory data of `data_type` (a name or JSON text).
 /// Returns the encoded data type and the encoded in-memory bytes.
+///
+/// ```
+/// use zarr_scale_offset::{encode, DataType, ErrorCode};
+/// let codecs = r#"[{"name": "scale_offset", "configuration": {"offset": 1, "scale": 2}}]"#;
+/// let (t, out) = encode(codecs, "int8", &[3, 5])?;
+/// assert_eq!((t, out), (DataType::Int8, vec![4, 8]));
+/// // (100 - 1) * 2 = 198 does not fit in int8: an error naming the element.
+/// let e = encode(codecs, "int8", &[100]).unwrap_err();
+/// assert_eq!(e.code, ErrorCode::OutOfRange);
+/// # Ok::<(), zarr_scale_offset::Error>(())
+/// ```
 pub fn encode(codecs: &str, data_type: &str, data: &[u8]) -> Result<(DataType, Vec<u8>)> {
     let dtype = args::parse_data_type_arg(data_type)?;
     let c = args::parse_array_codecs(codecs, dtype)?;
@@ -155,12 +259,25 @@ pub fn encode(codecs: &str, data_type: &str, data: &[u8]) -> Result<(DataType, V
 
 /// Runs array->array codecs backwards: `data` holds in-memory values of the encoded data type;
 /// returns in-memory values of `data_type`.
+///
+/// ```
+/// let codecs = r#"[{"name": "scale_offset", "configuration": {"offset": 1, "scale": 2}}]"#;
+/// assert_eq!(zarr_scale_offset::decode(codecs, "int8", &[4, 8])?, [3, 5]);
+/// # Ok::<(), zarr_scale_offset::Error>(())
+/// ```
 pub fn decode(codecs: &str, data_type: &str, data: &[u8]) -> Result<Vec<u8>> {
     let dtype = args::parse_data_type_arg(data_type)?;
     args::parse_array_codecs(codecs, dtype)?.decode(data)
 }
 
-/// The data type that `encode` produces for these codecs and this decoded data type.
+/// The data type that [`encode`] produces for these codecs and this decoded data type.
+///
+/// ```
+/// let codecs = r#"{"name": "cast_value", "configuration": {"data_type": "bfloat16"}}"#;
+/// let t = zarr_scale_offset::encoded_data_type(codecs, "float32")?;
+/// assert_eq!((t.name(), t.size(), t.bits()), ("bfloat16", 2, 16));
+/// # Ok::<(), zarr_scale_offset::Error>(())
+/// ```
 pub fn encoded_data_type(codecs: &str, data_type: &str) -> Result<DataType> {
     let dtype = args::parse_data_type_arg(data_type)?;
     Ok(args::parse_array_codecs(codecs, dtype)?.encoded_dtype())
@@ -169,6 +286,17 @@ pub fn encoded_data_type(codecs: &str, data_type: &str) -> Result<DataType> {
 /// Parses and binds a zarr.json array document and returns the lenient forms it relies on
 /// (e.g. `"+Infinity"`, `1000.0` for an integer type), each with its JSON pointer and the strict
 /// spelling to write instead. An invalid document is an error.
+///
+/// ```
+/// let meta = r#"{"zarr_format": 3, "node_type": "array", "shape": [2], "data_type": "float32",
+///     "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [2]}},
+///     "chunk_key_encoding": {"name": "default"}, "fill_value": "+Infinity",
+///     "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]}"#;
+/// let w = zarr_scale_offset::metadata_warnings(meta)?;
+/// assert_eq!(w.len(), 1);
+/// assert_eq!(w[0].pointer, "/fill_value");
+/// # Ok::<(), zarr_scale_offset::Error>(())
+/// ```
 pub fn metadata_warnings(metadata: &str) -> Result<Vec<Warning>> {
     let doc = metadata::parse_document(metadata)?;
     let mut r = Report::default();
@@ -181,14 +309,33 @@ pub fn metadata_warnings(metadata: &str) -> Result<Vec<Warning>> {
 /// codec; `data_type` is the data type a codecs list or codec receives. Reports every error and
 /// warning with its JSON pointer, and apart from them what is valid but this crate cannot
 /// decode (`Report::unsupported`: codecs such as gzip or sharding_indexed, data types such as
-/// bool).
+/// bool). Never fails: an unparsable text is an error entry of the report.
+///
+/// ```
+/// let codecs = r#"[{"name": "scale_offset", "configuration": {"scale": 0, "sclae": 1}}]"#;
+/// let r = zarr_scale_offset::validate(codecs, Some("float32"));
+/// assert!(!r.is_ok());
+/// let found: Vec<(&str, &str)> = r.errors.iter().map(|d| (d.path.as_str(), d.code)).collect();
+/// assert!(found.contains(&("/0/configuration/sclae", "invalid_metadata")), "{found:?}");
+/// let gzip = zarr_scale_offset::validate(r#"{"name": "gzip", "configuration": {"level": 5}}"#, None);
+/// assert!(gzip.is_ok() && !gzip.is_decodable());
+/// assert_eq!(gzip.unsupported[0].code, "unsupported_codec");
+/// ```
 pub fn validate(metadata: &str, data_type: Option<&str>) -> Report {
     args::validate(metadata, data_type)
 }
 
 /// The Zarr `{"data_type", "fill_value", "codecs"}` that reproduce `xarray.decode_cf` for data
-/// packed as `packed_data_type` with the CF attributes `attrs` (JSON text); see [`cf::from_cf`].
-/// Returns JSON text.
+/// packed as `packed_data_type` with the CF attributes `attrs` (JSON text: `scale_factor`,
+/// `add_offset`, `_FillValue`, `missing_value`, `_Unsigned`, ...; numbers as written), as JSON
+/// text. `attribute_dtype` is the data type the attributes were stored as, when it is known.
+///
+/// ```
+/// let out = zarr_scale_offset::from_cf(r#"{"scale_factor": 0.5, "add_offset": 10}"#, "int16", None)?;
+/// assert!(out.contains(r#""name":"cf.scale_offset""#), "{out}");
+/// assert!(out.contains(r#""data_type":"float32""#) || out.contains(r#""data_type":"float64""#), "{out}");
+/// # Ok::<(), zarr_scale_offset::Error>(())
+/// ```
 pub fn from_cf(
     attrs: &str,
     packed_data_type: &str,
@@ -206,6 +353,14 @@ pub fn from_cf(
 /// configuration (JSON text of the codec object, its configuration, or a v2 filter), as JSON
 /// text; `array_data_type` stands in for a missing `dtype`. See spec.md §3 and the codec's docs
 /// for where the replacement decodes differently from numcodecs.
+///
+/// ```
+/// let v2 = r#"{"id": "fixedscaleoffset", "scale": 100, "offset": 0, "dtype": "<f8", "astype": "<i2"}"#;
+/// let out = zarr_scale_offset::from_fixed_scale_offset(v2, None)?;
+/// assert!(out.starts_with('['), "{out}");
+/// assert!(out.contains(r#""name":"scale_offset""#) && out.contains(r#""data_type":"int16""#), "{out}");
+/// # Ok::<(), zarr_scale_offset::Error>(())
+/// ```
 pub fn from_fixed_scale_offset(config: &str, array_data_type: Option<&str>) -> Result<String> {
     let dt = match array_data_type {
         Some(t) => Some(args::parse_data_type_arg(t)?),

@@ -6,7 +6,8 @@
 use zarr_scale_offset_core::error::{show_pointer, Error, ErrorCode, Result};
 
 /// A lenient form that was accepted on read (e.g. `"+Infinity"`, `1000.0` for an integer type),
-/// at a JSON pointer, with the strict spelling to write instead. Serialises (in the wasm build) as
+/// at a JSON pointer, with the strict spelling to write instead (see [`crate::metadata_warnings`]
+/// for an example). Serialises (in the wasm build) as
 /// `{pointer, message}`, the shape of the JS `metadataWarnings` entries.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Warning {
@@ -18,7 +19,7 @@ pub struct Warning {
 
 /// One finding of the validator: a JSON pointer (RFC 6901; "" is the whole document), a stable
 /// code and a message. Serialises (in the wasm build) as `{path, code, message}`, the shape of the
-/// JS `validate` entries.
+/// JS `validate` entries. (See [`Report`] for an example.)
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diag {
     /// JSON pointer of the field.
@@ -29,6 +30,7 @@ pub struct Diag {
     pub message: String,
 }
 
+#[doc(hidden)]
 /// The most errors, and separately warnings, that a [`Report`] lists: past it one more entry
 /// (path `""`) says that more were found, and the rest are only counted, so that a report's
 /// memory stays bounded whatever the document.
@@ -36,7 +38,18 @@ pub const MAX_LISTED: usize = 1000;
 
 /// Every error and warning found in a piece of metadata. Parsers report into it and go on, so
 /// one pass finds every independent problem; the strict API turns the first error into `Err`.
-/// At most [`MAX_LISTED`] of each are listed.
+/// At most `MAX_LISTED` (1,000) of each are listed. Made by [`crate::validate`].
+///
+/// ```
+/// let r = zarr_scale_offset::validate(
+///     r#"[{"name": "cast_value", "configuration": {"data_type": "uint8", "rounding": "up"}}]"#,
+///     Some("float32"),
+/// );
+/// assert!(!r.is_ok() && !r.is_decodable());
+/// assert_eq!(r.errors[0].path, "/0/configuration/rounding");
+/// assert_eq!(r.errors[0].code, "invalid_metadata");
+/// assert!(r.warnings.is_empty() && r.unsupported.is_empty());
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Report {
     /// Problems that make the metadata invalid.
@@ -79,10 +92,12 @@ fn list(
 
 impl Report {
     /// Records an error.
+    #[doc(hidden)]
     pub fn error(&mut self, e: Error) {
         self.record(e, false);
     }
     /// Records something valid that this crate cannot run (see [`Report::unsupported`]).
+    #[doc(hidden)]
     pub fn unsupported(&mut self, e: Error) {
         self.record(e, true);
     }
@@ -108,6 +123,7 @@ impl Report {
         }
     }
     /// Records a warning.
+    #[doc(hidden)]
     pub fn warn(&mut self, path: &str, code: &'static str, message: impl Into<String>) {
         let d = Diag {
             path: path.to_string(),
@@ -118,6 +134,7 @@ impl Report {
         let _ = list(&mut self.warnings, d, "warnings", code);
     }
     /// `Some(v)` for `Ok(v)`; records the error of `Err` and gives `None`.
+    #[doc(hidden)]
     pub fn check<T>(&mut self, r: Result<T>) -> Option<T> {
         match r {
             Ok(v) => Some(v),
@@ -136,17 +153,20 @@ impl Report {
         self.errors.is_empty() && self.unsupported.is_empty()
     }
     /// Errors and unsupported entries so far (to tell whether a step added either).
+    #[doc(hidden)]
     pub fn blocked_count(&self) -> usize {
         // As in `error_count`, a "more were found" entry stands for one unlisted entry.
         self.error_count() + self.unsupported.len() + self.unlisted_unsupported.saturating_sub(1)
     }
     /// The number of errors so far (to tell whether a step added any).
+    #[doc(hidden)]
     pub fn error_count(&self) -> usize {
         // The "more were found" entry stands for one of the unlisted errors.
         self.errors.len() + self.unlisted.saturating_sub(1)
     }
     /// `Ok(v)` when there is no error, nothing unsupported and `v` is `Some`; else the first
     /// error or unsupported entry, whichever was recorded first.
+    #[doc(hidden)]
     pub fn into_result<T>(self, v: Option<T>) -> Result<T> {
         match (self.first, v) {
             (None, Some(v)) => Ok(v),
@@ -157,6 +177,7 @@ impl Report {
     /// Rewrites every JSON pointer with `f` (which must leave a rewritten pointer as it is):
     /// the pointers of the Zarr v3 translation of a v2 document become pointers into the v2
     /// document.
+    #[doc(hidden)]
     pub fn remap_paths(&mut self, f: impl Fn(&str) -> String) {
         let all = self
             .errors
@@ -177,6 +198,7 @@ impl Report {
         }
     }
     /// The warnings as [`Warning`]s.
+    #[doc(hidden)]
     pub fn lenient(&self) -> Vec<Warning> {
         self.warnings
             .iter()

@@ -135,7 +135,7 @@ pub enum Binder {
     /// checked against these rules ([`check_known`]) and it is reported as unsupported.
     Known(&'static Known),
     /// `sharding_indexed` (not implemented here): its configuration, and the codecs inside it,
-    /// are checked by the chain ([`crate::chain`]), which knows the chunk it receives.
+    /// are checked by the chain (`chain.rs`), which knows the chunk it receives.
     Sharding,
 }
 

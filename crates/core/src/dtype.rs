@@ -201,7 +201,10 @@ macro_rules! numpy_of {
 /// row, checked at compile time by `check`).
 macro_rules! data_types {
     ($($v:ident: $name:literal, $kind:expr, $size:literal, $bits:literal, $array:ident, $prim:tt, $numpy:tt;)*) => {
-        /// A numeric data type of the scale_offset / cast_value specs (one row of the table).
+        /// A numeric data type of the scale_offset / cast_value specs (one row of the table):
+        /// its Zarr v3 name, its size in memory and its width in bits. Named from a string with
+        /// [`DataType::from_name`] (or `str::parse`) or from a NumPy spelling with
+        /// [`DataType::from_numpy`]; every one is in [`DataType::ALL`].
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum DataType {
             $(#[doc = concat!("`", $name, "`")] $v,)*
@@ -234,6 +237,7 @@ macro_rules! data_types {
         impl DataType {
             /// The table row.
             #[inline]
+            #[doc(hidden)]
             pub const fn info(self) -> &'static Info {
                 match self {
                     $(DataType::$v => &rows::$v,)*
@@ -276,6 +280,9 @@ data_types! {
 }
 
 impl DataType {
+    /// Every data type, in the order of the spec's list ([`ALL`]).
+    pub const ALL: &'static [DataType] = &ALL;
+
     /// The Zarr v3 name.
     pub fn name(self) -> &'static str {
         self.info().name
@@ -287,6 +294,7 @@ impl DataType {
     }
 
     /// Like `from_name`, with an `unsupported_data_type` error naming the pointer.
+    #[doc(hidden)]
     pub fn parse(name: &str, pointer: &str) -> Result<DataType> {
         DataType::from_name(name).ok_or_else(|| {
             Error::at(
@@ -307,11 +315,13 @@ impl DataType {
 
     /// Integer range or float format.
     #[inline]
+    #[doc(hidden)]
     pub fn kind(self) -> Kind {
         self.info().kind
     }
 
     /// The float format, for float types.
+    #[doc(hidden)]
     pub fn float(self) -> Option<FloatFormat> {
         match self.kind() {
             Kind::Float(f) => Some(f),
@@ -320,6 +330,7 @@ impl DataType {
     }
 
     /// The integer range, for integer types.
+    #[doc(hidden)]
     pub fn int(self) -> Option<IntFormat> {
         match self.kind() {
             Kind::Int(i) => Some(i),
@@ -340,21 +351,25 @@ impl DataType {
     }
 
     /// Whether the `bytes` codec needs an `endian` for this type.
+    #[doc(hidden)]
     pub fn needs_endian(self) -> bool {
         self.size() > 1
     }
 
     /// The JS typed-array kind.
+    #[doc(hidden)]
     pub fn array_kind(self) -> ArrayKind {
         self.info().array
     }
 
     /// The kernel primitive, for the types the kernels load directly.
+    #[doc(hidden)]
     pub fn prim(self) -> Option<Prim> {
         self.info().prim
     }
 
     /// The NumPy spellings, for the types NumPy has.
+    #[doc(hidden)]
     pub fn numpy(self) -> Option<&'static Numpy> {
         self.info().numpy.as_ref()
     }
@@ -363,6 +378,7 @@ impl DataType {
     /// signed integers; the low `bits()` bits only, so upper bits of sub-byte values are ignored).
     /// The caller guarantees `i < buf.len() / size()`.
     #[inline]
+    #[doc(hidden)]
     pub fn read_bits(self, buf: &[u8], i: usize) -> u64 {
         let n = self.size();
         let mut b = [0u8; 8];
@@ -382,6 +398,7 @@ impl DataType {
     /// Writes raw bits as element `i` of an in-memory little-endian buffer (sub-byte integers
     /// sign- or zero-extended to the byte, narrow float codes zero-extended).
     #[inline]
+    #[doc(hidden)]
     pub fn write_bits(self, buf: &mut [u8], i: usize, bits: u64) {
         let n = self.size();
         let v = match self.kind() {
@@ -394,6 +411,14 @@ impl DataType {
                 dst.copy_from_slice(s);
             }
         }
+    }
+}
+
+/// [`DataType::from_name`], with an `unsupported_data_type` error for any other name.
+impl std::str::FromStr for DataType {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<DataType> {
+        DataType::parse(s, "")
     }
 }
 

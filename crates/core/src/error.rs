@@ -3,7 +3,8 @@
 
 use std::fmt;
 
-/// Stable error codes. Their `as_str()` spelling is part of the public JS API (`err.code`).
+/// Stable error codes. Their [`ErrorCode::as_str`] spelling is the `.code` of the JS errors (and
+/// of the other engines' errors): part of the public API.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ErrorCode {
     /// JSON text that does not parse.
@@ -44,7 +45,9 @@ impl ErrorCode {
     }
 }
 
-/// An error with a stable code and a human-readable message.
+/// An error with a stable code and a human-readable message that names the place: the JSON
+/// pointer of a metadata field (also in `path`), or the element's index and value.
+/// `Display` gives `code: message`; it is a `std::error::Error`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Error {
     /// The machine-readable code.
@@ -65,6 +68,7 @@ impl Error {
         }
     }
     /// An error about the field at a JSON pointer; the message starts with the pointer.
+    #[doc(hidden)]
     pub fn at(code: ErrorCode, pointer: &str, message: impl fmt::Display) -> Self {
         Error {
             code,
@@ -73,6 +77,7 @@ impl Error {
         }
     }
     /// `invalid_metadata` at a JSON pointer.
+    #[doc(hidden)]
     pub fn metadata(pointer: &str, message: impl fmt::Display) -> Self {
         Error::at(ErrorCode::InvalidMetadata, pointer, message)
     }
@@ -90,18 +95,26 @@ impl Error {
         }
     }
     /// Prefixes the message with a context (e.g. the codec and direction).
+    #[doc(hidden)]
     pub fn context(mut self, ctx: impl fmt::Display) -> Self {
         self.message = format!("{ctx}: {}", self.message);
         self
     }
 }
 
+#[doc(hidden)]
 /// Renders a JSON pointer for a message: the root pointer "" is shown as `(root)`.
 pub fn show_pointer(p: &str) -> String {
     if p.is_empty() {
         "(root)".to_string()
     } else {
         p.to_string()
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
