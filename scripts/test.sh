@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # scripts/test.sh (`npm test`): every test, in order, each step under a banner:
 #   1 setup (installs what is missing)   2 cargo fmt --check   3 cargo clippy -D warnings
-#   4 native cargo test   5 wasm-pack test --node   6 the same, release, --lib (simd128 kernels)
+#   4 native cargo test   4b the Rust library from outside (scripts/outside-crate.sh: no wasm
+#   crate in the host build, cargo doc with rustdoc lints denied, a crate outside the workspace
+#   that uses only the public API)   5 wasm-pack test --node   6 the same, release, --lib (simd128 kernels)
 #   7 wasm-pack test --headless --chrome   8 npm run build   9 node --test tests/js/ (built package)
 # A failing setup stops at once. Any other failing step is reported and the remaining steps
 # still run (so one CI run shows every failure); the exit status is non-zero if any step failed.
@@ -72,6 +74,7 @@ step "setup (installs only what is missing)" bash scripts/setup.sh || finish
 run "cargo fmt --all --check" cargo fmt --all --check
 run "cargo clippy --workspace --all-targets -- -D warnings" cargo clippy --workspace --all-targets --locked -- -D warnings
 run "native cargo test (both crates)" cargo test --workspace --locked
+run "the Rust library from outside: cargo tree, cargo doc, a crate outside the workspace" bash scripts/outside-crate.sh
 run "wasm tests in Node" wasm-pack test --node --mode no-install
 # The kernels' simd128 code exists only in optimised builds: run the library's kernel-vs-reference
 # tests (src/kernel_tests.rs and the other unit tests) once more as release wasm.
