@@ -62,6 +62,8 @@ mod wasm;
 #[cfg(test)]
 mod kernel_tests;
 
+use zarr_scale_offset_core::buf::check_chunk_len;
+
 pub use bound::Bound;
 pub use report::{Diag, Report, Warning};
 /// ```
@@ -186,12 +188,7 @@ pub fn bind(codecs: &str, data_type: &str, fill: Option<&str>) -> Result<Bound> 
 /// ```
 pub fn encode_chunk(metadata: &str, decoded: &[u8]) -> Result<Vec<u8>> {
     let m = metadata::parse_array_meta_text(metadata)?;
-    zarr_scale_offset_core::buf::check_chunk_len(
-        "the decoded chunk",
-        decoded.len(),
-        m.chunk_len,
-        m.dtype,
-    )?;
+    check_chunk_len("the decoded chunk", decoded.len(), m.chunk_len, m.dtype)?;
     m.chain.encode(decoded)
 }
 
@@ -214,7 +211,7 @@ pub fn encode_chunk(metadata: &str, decoded: &[u8]) -> Result<Vec<u8>> {
 /// ```
 pub fn decode_chunk(metadata: &str, encoded: &[u8]) -> Result<Vec<u8>> {
     let m = metadata::parse_array_meta_text(metadata)?;
-    zarr_scale_offset_core::buf::check_chunk_len(
+    check_chunk_len(
         "the stored chunk",
         encoded.len(),
         m.chunk_len,

@@ -9,9 +9,11 @@ use crate::metadata::ArrayMeta;
 use js_sys::Uint8Array;
 use std::cell::RefCell;
 use std::rc::Rc;
+use zarr_scale_offset_core::buf::{byte_len, check_chunk_len};
 use zarr_scale_offset_core::direction::Direction;
+use zarr_scale_offset_core::dtype::DataType;
 use zarr_scale_offset_core::error::{Error, ErrorCode, Result as CrateResult};
-use zarr_scale_offset_core::kernels::IO_TILE;
+use zarr_scale_offset_core::kernels::{Scratch, StageRun, IO_TILE};
 
 fn to_js(e: Error) -> JsValue {
     let err = js_sys::Error::new(&e.message);
@@ -141,7 +143,7 @@ fn stream(
     in_size: usize,
     out: &Uint8Array,
     out_size: usize,
-    f: zarr_scale_offset_core::kernels::StageRun,
+    f: StageRun,
 ) -> CrateResult<()> {
     // Element sizes are 1, 2, 4 or 8; `max(1)` keeps the division total anyway.
     let (in_size, out_size) = (in_size.max(1), out_size.max(1));
@@ -149,15 +151,15 @@ fn stream(
     if data.length() as usize % in_size != 0 {
         // Not whole elements: the whole-buffer run reports it. (Should it ever succeed, `out` is
         // still written in full: the JS entry may hand wasm an output that was not zeroed.)
-        let mut all = vec![0u8; zarr_scale_offset_core::buf::byte_len(n, out_size)?];
+        let mut all = vec![0u8; byte_len(n, out_size)?];
         f(&data.to_vec(), &mut all)?;
         return js_write(out, 0, &all);
     }
-    check_out_len(out, zarr_scale_offset_core::buf::byte_len(n, out_size)?)?;
+    check_out_len(out, byte_len(n, out_size)?)?;
     let tile = IO_TILE.min(n.max(1));
     // Input and output tiles 2 KiB apart modulo 4 KiB (see `Scratch`).
-    let mut si = zarr_scale_offset_core::kernels::Scratch::new(tile * in_size, 0);
-    let mut so = zarr_scale_offset_core::kernels::Scratch::new(tile * out_size, 2048);
+    let mut si = Scratch::new(tile * in_size, 0);
+    let mut so = Scratch::new(tile * out_size, 2048);
     let (ib, ob) = (si.get(), so.get());
     let mut start = 0;
     while start < n {
@@ -171,7 +173,7 @@ fn stream(
         js_read(data, start * in_size, i)?;
         if f(i, o).is_err() {
             let whole = data.to_vec();
-            let mut all = vec![0u8; zarr_scale_offset_core::buf::byte_len(n, out_size)?];
+            let mut all = vec![0u8; byte_len(n, out_size)?];
             f(&whole, &mut all)?;
             return js_write(out, 0, &all);
         }
@@ -211,7 +213,7 @@ fn js_write(dst: &Uint8Array, at: usize, src: &[u8]) -> CrateResult<()> {
 
 /// A new zeroed JS byte array for `n` elements of `size` bytes.
 fn new_js_bytes(n: usize, size: usize) -> CrateResult<Uint8Array> {
-    let len = zarr_scale_offset_core::buf::byte_len(n, size)?;
+    let len = byte_len(n, size)?;
     let len = u32::try_from(len).map_err(|_| {
         Error::new(
             ErrorCode::LengthMismatch,
@@ -231,12 +233,8 @@ fn check_out_len(out: &Uint8Array, want: usize) -> CrateResult<()> {
     Ok(())
 }
 
-fn check_out(
-    out: &Uint8Array,
-    n: usize,
-    dtype: zarr_scale_offset_core::dtype::DataType,
-) -> CrateResult<()> {
-    let want = zarr_scale_offset_core::buf::byte_len(n, dtype.size())?;
+fn check_out(out: &Uint8Array, n: usize, dtype: DataType) -> CrateResult<()> {
+    let want = byte_len(n, dtype.size())?;
     if out.length() as usize != want {
         return Err(Error::new(
             ErrorCode::LengthMismatch,
@@ -250,11 +248,7 @@ fn check_out(
 }
 
 /// The caller's output (checked to hold exactly `n` elements of `dtype`) or a new one.
-fn output(
-    out: Option<&Uint8Array>,
-    n: usize,
-    dtype: zarr_scale_offset_core::dtype::DataType,
-) -> CrateResult<Uint8Array> {
+fn output(out: Option<&Uint8Array>, n: usize, dtype: DataType) -> CrateResult<Uint8Array> {
     match out {
         Some(o) => {
             check_out(o, n, dtype)?;
@@ -271,12 +265,7 @@ fn chunk_decode(
 ) -> CrateResult<Uint8Array> {
     let m = chunk_meta(metadata)?;
     let (enc, dec) = (m.chain.encoded_dtype(), m.dtype);
-    zarr_scale_offset_core::buf::check_chunk_len(
-        "the stored chunk",
-        data.length() as usize,
-        m.chunk_len,
-        enc,
-    )?;
+    check_chunk_len("the stored chunk", data.length() as usize, m.chunk_len, enc)?;
     let out = output(out, m.chunk_len, dec)?;
     stream(data, enc.size(), &out, dec.size(), &|i, o| {
         m.chain.decode_into(i, o)
@@ -326,7 +315,7 @@ fn chunk_encode(
 ) -> CrateResult<Uint8Array> {
     let m = chunk_meta(metadata)?;
     let (dec, enc) = (m.dtype, m.chain.encoded_dtype());
-    zarr_scale_offset_core::buf::check_chunk_len(
+    check_chunk_len(
         "the decoded chunk",
         data.length() as usize,
         m.chunk_len,
@@ -478,7 +467,7 @@ pub fn array_data_type(metadata: &str) -> Result<String, JsValue> {
 /// "Float16Array" for float16, which the JS layer maps to Uint16Array where it is missing).
 #[wasm_bindgen(js_name = typedArrayKind)]
 pub fn typed_array_kind(data_type: &str) -> Result<String, JsValue> {
-    zarr_scale_offset_core::dtype::DataType::parse(data_type, "/data_type")
+    DataType::parse(data_type, "/data_type")
         .map(|d| d.array_kind().js_name().to_string())
         .map_err(to_js)
 }
