@@ -654,4 +654,22 @@ mod tests {
         assert!(names.contains(&"scale_offset") && names.contains(&"cast_value"));
         assert!(!names.contains(&"bytes"));
     }
+
+    /// The v2 reader finds filters through the registry only: `fixedscaleoffset` is the v2 form
+    /// of exactly the `numcodecs.fixedscaleoffset` entry, and no v2 id is declared twice.
+    #[test]
+    fn v2_filters_come_from_the_registry() {
+        let with_v2: Vec<(&str, &str)> = IMPLEMENTED
+            .iter()
+            .flat_map(|m| m.iter())
+            .filter_map(|d| d.v2.map(|v| (d.name, v.id)))
+            .collect();
+        assert_eq!(
+            with_v2,
+            [("numcodecs.fixedscaleoffset", "fixedscaleoffset")]
+        );
+        assert!(lookup_v2("fixedscaleoffset").is_some());
+        assert!(lookup_v2("numcodecs.fixedscaleoffset").is_none());
+        assert!(lookup_v2("delta").is_none());
+    }
 }
