@@ -13,7 +13,8 @@ use zarr_scale_offset::{
     array_data_type, decode, decode_chunk, encode, encode_chunk, encoded_data_type, from_cf,
     from_fixed_scale_offset, metadata_warnings, validate, DataType, ErrorCode,
 };
-use zarr_scale_offset_core::dtype::ALL;
+/// Every data type (the public list).
+const ALL: &[zarr_scale_offset::DataType] = zarr_scale_offset::DataType::ALL;
 
 /// `json_validate`: byte 0 picks the data type argument, the rest is metadata text (lossy
 /// UTF-8). The JSON writer round-trips; validate() and the strict parser agree on whole array

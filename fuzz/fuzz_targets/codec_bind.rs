@@ -11,7 +11,8 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use zarr_scale_offset_core::dtype::ALL;
+/// Every data type (the public list).
+const ALL: &[zarr_scale_offset::DataType] = zarr_scale_offset::DataType::ALL;
 use zarr_scale_offset::internals::json::quote;
 
 #[path = "../checks.rs"]
