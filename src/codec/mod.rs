@@ -1,7 +1,9 @@
 //! The codecs, and the registry that names each one once.
 //!
 //! Every codec module declares its names and kind in a `CODECS` table (a [`CodecDef`] per name:
-//! the Zarr v3 name, the Zarr v2 / numcodecs id where there is one, and a `bind` function).
+//! the Zarr v3 name, its Zarr v2 filter form where there is one (`v2`: the numcodecs id and the
+//! translation of a `.zarray` filter, which is how the v2 reader finds it), and a `bind`
+//! function).
 //! Binding reads the configuration for the data type the codec receives and returns a bound
 //! codec ([`BoundArrayCodec`] or [`BoundArrayToBytes`]) that owns everything chosen once: the
 //! encoded data type, the fill-value rule, the kernels per direction. The chain
