@@ -10,6 +10,10 @@
 //                   interface DataTypeArrays (name -> typed array), from which DataTypeName and
 //                   TypedArrayFor are derived
 //
+// and checks (writes nothing; exits 1 when they differ) the `Rounding` union of js/index.d.ts
+// against the rounding modes of the Rust core (`cargo run -q -p zarr-scale-offset-core --example
+// roundings`, RoundingMode::ALL).
+//
 // The rows come from `cargo run -q -p zarr-scale-offset-core --example dtypes` (the table as
 // JSON). `npm run build` runs this first. `--check` writes nothing and exits 1 when a checked-in
 // copy differs; `cargo test` checks the same (dtype.rs, `js_copies_are_fresh`).
@@ -43,6 +47,34 @@ export function codecNames(root = ROOT) {
       stdio: ['ignore', 'pipe', 'inherit'],
     }),
   );
+}
+
+/** The rounding modes of `cast_value` as the Rust core lists them (`RoundingMode::ALL`). */
+export function roundingModes(root = ROOT) {
+  return JSON.parse(
+    execFileSync('cargo', ['run', '-q', '-p', 'zarr-scale-offset-core', '--example', 'roundings'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
+}
+
+/**
+ * The members of the hand-written `export type Rounding = | '…' | …;` union of index.d.ts text,
+ * in order (throws when the union is missing or not a plain list of string literals).
+ */
+export function roundingUnion(dts) {
+  const m = /^export type Rounding =((?:\s*\|\s*'[^']*')+);/m.exec(dts);
+  if (!m) throw new Error("js/index.d.ts: no `export type Rounding = | '…' | …;` union of string literals");
+  return [...m[1].matchAll(/'([^']*)'/g)].map((x) => x[1]);
+}
+
+/** null when the `Rounding` union of `dts` lists `modes` in order, else what differs, in words. */
+export function roundingMismatch(dts, modes) {
+  const got = roundingUnion(dts);
+  if (JSON.stringify(got) === JSON.stringify(modes)) return null;
+  return `js/index.d.ts: the Rounding union (${got.join(', ')}) differs from the Rust core's RoundingMode::ALL (${modes.join(', ')}): update it`;
 }
 
 /** `text` with its one line starting with `start` replaced by `line`. */
@@ -125,6 +157,12 @@ function main() {
     'js/zarrita.d.ts': replaceLine(read('js/zarrita.d.ts'), 'js/zarrita.d.ts', 'export type ZarritaCodecName = ', `export type ZarritaCodecName = ${names.join(' | ')};`),
     'js/index.d.ts': spliceDts(readFileSync(path.join(ROOT, 'js/index.d.ts'), 'utf8'), dtsBlock(rows)),
   };
+  // The Rounding union is hand-written (with its doc comment) and checked, in every build.
+  const rounding = roundingMismatch(files['js/index.d.ts'], roundingModes());
+  if (rounding) {
+    console.error(rounding);
+    process.exit(1);
+  }
   const stale = [];
   for (const [f, text] of Object.entries(files)) {
     const p = path.join(ROOT, f);
