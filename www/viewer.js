@@ -147,9 +147,15 @@ export function timerResolution() {
   return Number.isFinite(min) ? min : 1;
 }
 
+/** The decimals of a timer of `resolution` ms (0.1 -> 1, even when two readings differ by 0.09999999; 0.005 -> 3), at most 3. */
+export function timerDecimals(resolution) {
+  if (!(resolution > 0)) return 3;
+  return Math.min(3, Math.max(0, Math.ceil(-Math.log10(resolution) - 0.01)));
+}
+
 /** A duration in ms to the timer's precision (`resolution` ms): "30.3", "<0.1". */
 export function formatMs(ms, resolution) {
-  const decimals = Math.min(3, decimalsFor(resolution * 0.999) ?? 3);
+  const decimals = timerDecimals(resolution);
   const unit = 10 ** -decimals;
   if (ms < unit / 2) return `<${unit.toFixed(decimals)}`;
   return ms.toFixed(decimals);
