@@ -343,6 +343,7 @@ export async function readView(url, { onChunk, v2Filters = true, open } = {}) {
       const fetchMs = t.ms - before.ms;
       const missing = t.dataReads === before.dataReads;
       let decodeMs = missing ? 0 : Math.max(0, total - fetchMs);
+      const bytes = t.bytes - before.bytes;
       if (!missing && loadMs === null) {
         // The first decoded chunk also loaded the codecs (zarrita loads them on first use): read
         // it again for its decode time; the difference is the codecs' loading.
@@ -353,7 +354,7 @@ export async function readView(url, { onChunk, v2Filters = true, open } = {}) {
         loadMs = Math.max(0, decodeMs - second);
         decodeMs = second;
       }
-      const info = { coords, key: coords.join('.'), fetchMs, decodeMs, bytes: t.bytes - before.bytes, missing };
+      const info = { coords, key: coords.join('.'), fetchMs, decodeMs, bytes, missing };
       chunks.push(info);
       if (data === null) data = new (Ctor ?? chunk.data.constructor)(rows * cols);
       // copy the part of the chunk inside the view (index 0 on the leading dimensions)
