@@ -1,6 +1,7 @@
-// The demo's reading and drawing: open a Zarr array with zarrita, read the chunks of a 2-D view
-// one by one (timing the store and the decode of each chunk apart), colour-map it onto a canvas,
-// draw a legend in the array's units, and describe errors in words.
+// The demo's reading and drawing: open a Zarr array with zarrita (or list a group's arrays), read
+// the chunks of a 2-D view one by one (timing the store, the codecs' loading and the decode of
+// each chunk apart), colour-map it onto a canvas, draw a legend in the array's units, format
+// numbers to the precision of the data and times to the timer's, and describe errors in words.
 
 import * as zarr from 'zarrita';
 import { keepV2Filters } from '../dist/zarrita.js';
@@ -301,7 +302,11 @@ function describeCodecs(doc) {
  * others, at most MAX_SIDE x MAX_SIDE from the origin), chunk by chunk.
  * With `v2Filters` (the default) a v2 fixedscaleoffset filter decodes as numcodecs does
  * (keepV2Filters); without it zarrita rewrites it into scale_offset + cast_value.
- * Returns { arr, meta, view: { rows, cols, data, dataType }, chunks: [...], timing }.
+ * `open(array)` may return another array over the same chunks (the demo passes openCF).
+ * Returns { arr, packed (the array as zarrita opened it), doc (its metadata document), loadMs
+ * (loading the codecs: the first decoded chunk is read twice, and its decodeMs is the second read),
+ * view: { rows, cols, data, dataType }, chunks: [...], timing }, or { group } when `url` is a
+ * group (see listGroup).
  */
 export async function readView(url, { onChunk, v2Filters = true, open } = {}) {
   const fetchStore = new zarr.FetchStore(url);
