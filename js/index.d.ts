@@ -114,7 +114,7 @@ export interface ScaleOffsetCodec extends CodecObject {
   configuration?: { offset?: JsonScalar; scale?: JsonScalar };
 }
 
-/** The rounding modes of `cast_value`. */
+/** The rounding modes of `cast_value` (checked against the Rust core's list by scripts/gen-dtypes.mjs). */
 export type Rounding =
   | 'nearest-even'
   | 'towards-zero'
@@ -155,6 +155,17 @@ export type Codec = ScaleOffsetCodec | CfScaleOffsetCodec | CastValueCodec | Cod
  */
 export type Codecs = Codec | readonly Codec[];
 
+/**
+ * {@link Codecs} as the type parameter of a `codecs` argument: the `readonly []` member makes
+ * TypeScript infer an inline list as a tuple (codec by codec, in order) and the codec-name
+ * literals keep short-hand names from widening to `string`, so that {@link EncodedDataTypeOf}
+ * can follow the list.
+ */
+export type CodecsArg = CodecArgItem | readonly [] | readonly CodecArgItem[];
+
+/** {@link Codec} for {@link CodecsArg}: any string, spelt so that TypeScript keeps literal names. */
+export type CodecArgItem = ScaleOffsetCodec | CfScaleOffsetCodec | CastValueCodec | CodecObject | TypeKeepingCodecName | (string & {});
+
 /** The codecs whose configuration is typed: a codec object with one of these names must match. */
 export interface TypedCodecs {
   scale_offset: ScaleOffsetCodec;
@@ -174,6 +185,42 @@ export type CheckedCodecs<C> = C extends ExpectedCodecs<C> ? C : ExpectedCodecs<
 
 /** What {@link CheckedCodecs} requires of `C`: each codec checked by {@link CheckCodec}. */
 export type ExpectedCodecs<C> = C extends readonly unknown[] ? { [K in keyof C]: CheckCodec<C[K]> } : CheckCodec<C>;
+
+/** The data type name a `data_type` value `T` names: `T` itself or its `{ name }`, else any data type. */
+export type DataTypeNameOf<T> = T extends DataTypeName ? T : T extends { name: infer N extends DataTypeName } ? N : DataTypeName;
+
+/** The codecs that keep the data type they receive (by name or short-hand name). */
+export type TypeKeepingCodecName = 'scale_offset' | 'cf.scale_offset';
+
+/**
+ * The data type after one codec `E` that receives `D`: `D` for `scale_offset` and
+ * `cf.scale_offset`, the literal `data_type` of a `cast_value`, and any data type
+ * ({@link DataTypeName}) when `E` says nothing known (another codec, a name held in a `string`).
+ */
+export type EncodedByCodec<E, D extends DataTypeName> = E extends TypeKeepingCodecName | { name: TypeKeepingCodecName }
+  ? D
+  : E extends { name: 'cast_value'; configuration: { data_type: infer T } }
+    ? DataTypeNameOf<T>
+    : DataTypeName;
+
+/**
+ * The data type that array->array `codecs` `C` (as inferred from a literal argument) produce from
+ * `D`, codec by codec; any data type ({@link DataTypeName}) where that is not known at compile
+ * time: JSON text, a list of unknown length (a `Codec[]` variable), an unknown codec.
+ */
+export type EncodedDataTypeOf<C, D extends DataTypeName> = C extends readonly []
+  ? D
+  : C extends readonly [infer H, ...infer R]
+    ? EncodedDataTypeOf<R, EncodedByCodec<H, D>>
+    : C extends readonly unknown[]
+      ? DataTypeName
+      : EncodedByCodec<C, D>;
+
+/**
+ * The typed array `encode(codecs, dataType, …)` returns and `decode` takes: that of
+ * {@link EncodedDataTypeOf}, {@link ZarrTypedArray} when it is not known at compile time.
+ */
+export type EncodedArray<C, D extends DataTypeName> = TypedArrayFor<EncodedDataTypeOf<C, D>>;
 
 /** A Zarr v3 zarr.json array document (the fields this package reads, plus any others). */
 export interface ArrayMetadata<D extends DataTypeName = DataTypeName> {
@@ -227,34 +274,38 @@ export function isReady(): boolean;
 /**
  * Encodes in-memory values of `dataType` through array->array codecs.
  * @param data a typed array of the kind `typedArrayKind(dataType)` names
- * @returns a new typed array of the encoded data type (see `encodedDataType`)
+ * @returns a new typed array of the encoded data type (see `encodedDataType`): typed as that
+ * data type's array where the codecs are written literally (a `cast_value` to `"uint8"`:
+ * `Uint8Array`), else {@link ZarrTypedArray}
  */
-export function encode<D extends DataTypeName, const C extends Codecs>(
+export function encode<D extends DataTypeName, const C extends CodecsArg>(
   codecs: CheckedCodecs<C>,
   dataType: DataType<D>,
   data: TypedArrayFor<D>,
-): ZarrTypedArray;
+): EncodedArray<C, D>;
 /** `encode` with the data type as JSON text or a `string` known only at run time. */
-export function encode<const C extends Codecs, S extends string>(
+export function encode<const C extends CodecsArg, S extends string>(
   codecs: CheckedCodecs<C>,
   dataType: DataTypeJson | RuntimeString<S>,
   data: ZarrTypedArray,
-): ZarrTypedArray;
+): EncodedArray<C, DataTypeName>;
 
 /**
  * Decodes values of the encoded data type (`encodedDataType(codecs, dataType)`) back to `dataType`.
+ * @param data a typed array of the encoded data type (typed as such where the codecs are
+ * written literally, see {@link EncodedArray})
  * @returns a new typed array of `dataType`
  */
-export function decode<D extends DataTypeName, const C extends Codecs>(
+export function decode<D extends DataTypeName, const C extends CodecsArg>(
   codecs: CheckedCodecs<C>,
   dataType: DataType<D>,
-  data: ZarrTypedArray,
+  data: EncodedArray<C, D>,
 ): TypedArrayFor<D>;
 /** `decode` with the data type as JSON text or a `string` known only at run time. */
-export function decode<const C extends Codecs, S extends string>(
+export function decode<const C extends CodecsArg, S extends string>(
   codecs: CheckedCodecs<C>,
   dataType: DataTypeJson | RuntimeString<S>,
-  data: ZarrTypedArray,
+  data: EncodedArray<C, DataTypeName>,
 ): ZarrTypedArray;
 
 /**
@@ -262,22 +313,31 @@ export function decode<const C extends Codecs, S extends string>(
  * elements as `data` (for viewers that reuse buffers). On an error `out` may be partly written.
  * @returns `out`
  */
-export function decodeInto<D extends DataTypeName, T extends TypedArrayFor<D>, const C extends Codecs>(
+export function decodeInto<D extends DataTypeName, T extends TypedArrayFor<D>, const C extends CodecsArg>(
   codecs: CheckedCodecs<C>,
   dataType: DataType<D>,
-  data: ZarrTypedArray,
+  data: EncodedArray<C, D>,
   out: T,
 ): T;
 /** `decodeInto` with the data type as JSON text or a `string` known only at run time. */
-export function decodeInto<T extends ZarrTypedArray, const C extends Codecs, S extends string>(
+export function decodeInto<T extends ZarrTypedArray, const C extends CodecsArg, S extends string>(
   codecs: CheckedCodecs<C>,
   dataType: DataTypeJson | RuntimeString<S>,
-  data: ZarrTypedArray,
+  data: EncodedArray<C, DataTypeName>,
   out: T,
 ): T;
 
-/** The canonical name of the data type that `encode(codecs, dataType, …)` produces. */
-export function encodedDataType<const C extends Codecs, S extends string = never>(codecs: CheckedCodecs<C>, dataType: DataTypeArg<S>): DataTypeName;
+/** The canonical name of the data type that `encode(codecs, dataType, …)` produces (as a literal
+ * type where the codecs and data type are written literally, see {@link EncodedDataTypeOf}). */
+export function encodedDataType<D extends DataTypeName, const C extends CodecsArg>(
+  codecs: CheckedCodecs<C>,
+  dataType: DataType<D>,
+): EncodedDataTypeOf<C, D>;
+/** `encodedDataType` with the data type as JSON text or a `string` known only at run time. */
+export function encodedDataType<const C extends CodecsArg, S extends string = never>(
+  codecs: CheckedCodecs<C>,
+  dataType: DataTypeJson | RuntimeString<S>,
+): EncodedDataTypeOf<C, DataTypeName>;
 
 /** The fill value `bind` binds (at most one of the two; neither: no fill value). */
 export interface BindOptions {
@@ -300,11 +360,11 @@ export interface BindOptions {
  * released when the handle is garbage-collected; `[Symbol.dispose]` is `free` where the runtime
  * has `Symbol.dispose`). After `free()` every method throws `code: "not_ready"`.
  */
-export interface BoundCodecs<D extends DataTypeName = DataTypeName> {
+export interface BoundCodecs<D extends DataTypeName = DataTypeName, E extends DataTypeName = DataTypeName> {
   /** The canonical name of the data type the codecs receive (what `decode` returns). */
   readonly decodedDataType: D;
   /** The canonical name of the data type after the codecs (what `encode` returns). */
-  readonly encodedDataType: DataTypeName;
+  readonly encodedDataType: E;
   /**
    * The fill value after the codecs as one element of a typed array of `encodedDataType` (so
    * raw bits for bfloat16, the 4/6/8-bit floats and float16 without Float16Array; a `bigint`
@@ -316,15 +376,15 @@ export interface BoundCodecs<D extends DataTypeName = DataTypeName> {
    * `'"NaN"'`, `'"0x7fc00001"'`), or null. */
   readonly encodedFillText: string | null;
   /** Encodes a typed array of `decodedDataType`; returns a new typed array of `encodedDataType`. */
-  encode(data: TypedArrayFor<D>): ZarrTypedArray;
+  encode(data: TypedArrayFor<D>): TypedArrayFor<E>;
   /** Decodes a typed array of `encodedDataType`; returns a new typed array of `decodedDataType`. */
-  decode(data: ZarrTypedArray): TypedArrayFor<D>;
+  decode(data: TypedArrayFor<E>): TypedArrayFor<D>;
   /** Like `encode`, into `out` (a typed array of `encodedDataType`, as many elements). On an
    * error `out` may be partly written. @returns `out` */
-  encodeInto<T extends ZarrTypedArray>(data: TypedArrayFor<D>, out: T): T;
+  encodeInto<T extends TypedArrayFor<E>>(data: TypedArrayFor<D>, out: T): T;
   /** Like `decode`, into `out` (a typed array of `decodedDataType`, as many elements). On an
    * error `out` may be partly written. @returns `out` */
-  decodeInto<T extends TypedArrayFor<D>>(data: ZarrTypedArray, out: T): T;
+  decodeInto<T extends TypedArrayFor<D>>(data: TypedArrayFor<E>, out: T): T;
   /** Releases the handle's WebAssembly memory now (idempotent). */
   free(): void;
 }
@@ -337,17 +397,17 @@ export interface BoundCodecs<D extends DataTypeName = DataTypeName> {
  * JSON pointer; a fill value that is not one of `dataType` throws with a message starting
  * `fill value:`.
  */
-export function bind<D extends DataTypeName, const C extends Codecs>(
+export function bind<D extends DataTypeName, const C extends CodecsArg>(
   codecs: CheckedCodecs<C>,
   dataType: DataType<D>,
   options?: BindOptions,
-): BoundCodecs<D>;
+): BoundCodecs<D, EncodedDataTypeOf<C, D>>;
 /** `bind` with the data type as JSON text or a `string` known only at run time. */
-export function bind<const C extends Codecs, S extends string>(
+export function bind<const C extends CodecsArg, S extends string>(
   codecs: CheckedCodecs<C>,
   dataType: DataTypeJson | RuntimeString<S>,
   options?: BindOptions,
-): BoundCodecs;
+): BoundCodecs<DataTypeName, EncodedDataTypeOf<C, DataTypeName>>;
 
 /**
  * The data type named by a metadata value: its `data_type` when that is a literal name (or

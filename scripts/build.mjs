@@ -32,7 +32,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, wr
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { deflateSync, gzipSync } from 'node:zlib';
-import { minifySync } from 'rolldown/utils';
+import { minifySync, parseSync } from 'rolldown/utils';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PKG = path.join(ROOT, 'pkg');
@@ -120,6 +120,59 @@ function buildDecoder(wasmOpt) {
   const bytes = readFileSync(out);
   new WebAssembly.Module(bytes); // throws on a broken module
   return bytes;
+}
+
+// The longest line Node may print above an uncaught error's message (see breakErrorLines).
+export const MAX_ERROR_LINE = 400;
+
+// The statements a line break may go before and after without changing the program.
+const BREAKABLE = new Set(['ExpressionStatement', 'ReturnStatement', 'ThrowStatement', 'VariableDeclaration']);
+
+/**
+ * `code` (minified) with a line break before and after each statement that creates or throws an
+ * error: a `throw`, a `new <Name>Error(...)` (or `<Name>Error(...)`), a `super(...)` call (an
+ * Error subclass). Node prints
+ * the source line where an uncaught error was created (or, for a thrown non-Error, thrown) above
+ * its message; on the single minified line that was ~10 KB of code before the message. A line
+ * break before a statement and after a complete one never changes the program: the statement
+ * list's statements are separated by `;` or `}` already, so no automatic semicolon insertion is
+ * involved (a break *inside* `return new Error(...)` would be one). Throws when such a statement
+ * is longer than MAX_ERROR_LINE characters, or is not inside one of the BREAKABLE statements.
+ */
+export function breakErrorLines(file, code) {
+  const parsed = parseSync(file, code, { sourceType: 'module' });
+  if (parsed.errors?.length) throw new Error(`parse ${file}: ${parsed.errors.map((e) => e.message).join('; ')}`);
+  const at = new Set();
+  const stack = [];
+  const mark = (node) => {
+    const st = stack.findLast((n) => BREAKABLE.has(n.type));
+    if (!st) throw new Error(`${file}: an error created outside a statement (${code.slice(node.start, node.start + 80)}…): scripts/build.mjs cannot give it its own line`);
+    if (st.end - st.start > MAX_ERROR_LINE) {
+      throw new Error(`${file}: the statement that creates or throws an error is ${st.end - st.start} characters long (more than ${MAX_ERROR_LINE}): ${code.slice(st.start, st.start + 120)}…`);
+    }
+    at.add(st.start);
+    at.add(st.end);
+  };
+  const walk = (node) => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (node === null || typeof node !== 'object') return;
+    stack.push(node);
+    if (node.type === 'ThrowStatement') mark(node);
+    // `new Error(m)`, or `Error(m)` as the minifier writes it
+    else if ((node.type === 'NewExpression' || node.type === 'CallExpression') && node.callee?.type === 'Identifier' && /Error$/.test(node.callee.name)) mark(node);
+    else if (node.type === 'CallExpression' && node.callee?.type === 'Super') mark(node);
+    for (const k in node) if (k !== 'start' && k !== 'end' && k !== 'type') walk(node[k]);
+    stack.pop();
+  };
+  walk(parsed.program);
+  let out = '';
+  let last = 0;
+  for (const i of [...at].sort((x, y) => x - y)) {
+    out += code.slice(last, i);
+    if (i > 0 && code[i - 1] !== '\n' && i < code.length && code[i] !== '\n') out += '\n';
+    last = i;
+  }
+  return out + code.slice(last);
 }
 
 async function main() {
@@ -248,6 +301,9 @@ ${loaderSource}// ---- end of js/unpack.js ----
 
   // 3d. minify the JavaScript (rolldown's Oxc minifier; exports keep their names). The readable
   // sources are js/*.js and the wasm-bindgen output in pkg/; --no-minify keeps dist/ readable.
+  // Every statement that creates or throws an error then gets a line of its own (breakErrorLines),
+  // because Node prints the source line where an uncaught error was created above its message:
+  // on one minified line that was ~10 KB of code before the message.
   if (!args.has('--no-minify')) {
     for (const f of ['core.js', 'index.js', 'numbers.js', 'zarrita.js', 'cf.js', `${NAME}.js`, `${NAME}_wasm.js`]) {
       const p = path.join(DIST, f);
@@ -255,7 +311,7 @@ ${loaderSource}// ---- end of js/unpack.js ----
       const r = minifySync(f, src, { compress: true, mangle: true, module: true });
       if (r.errors?.length) throw new Error(`minify ${f}: ${r.errors.map((e) => e.message).join('; ')}`);
       const banner = `// zarr-scale-offset ${pkgVersion} (${f}; minified by scripts/build.mjs from ${f.startsWith(NAME) ? 'wasm-bindgen output' : `js/${f}`})\n`;
-      writeFileSync(p, banner + r.code);
+      writeFileSync(p, banner + breakErrorLines(f, r.code));
     }
   }
 
@@ -290,7 +346,9 @@ ${loaderSource}// ---- end of js/unpack.js ----
   console.log(`\nbuild done in ${((Date.now() - t0) / 1000).toFixed(1)} s: dist/ ready (${statSync(DIST).isDirectory() ? 'ok' : '?'})`);
 }
 
-main().catch((e) => {
-  console.error(`\nbuild failed: ${e.message}`);
-  process.exit(1);
-});
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+  main().catch((e) => {
+    console.error(`\nbuild failed: ${e.message}`);
+    process.exit(1);
+  });
+}

@@ -252,6 +252,22 @@ async function main() {
   }
   const url = `http://127.0.0.1:${server.address().port}/www/`;
   console.log(`\nzarr-scale-offset demo: ${url}\n(serving ${DEMO_ROOTS.join(', ')} of ${ROOT}; Ctrl-C to stop)`);
+  stopWithParent();
+}
+
+// Stopping `npm start` stops the server. package.json's script is `exec node scripts/serve.mjs`,
+// so npm's child is this process (no `sh` in between that would swallow the signal) and npm
+// forwards SIGINT and SIGTERM to it. npm forwards nothing else and cannot forward SIGKILL; so,
+// when npm runs this, the server also exits once npm is gone (its parent process changes).
+function stopWithParent() {
+  if (process.env.npm_lifecycle_event !== 'start') return;
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) {
+      console.log('npm start ended: stopping the server');
+      process.exit(0);
+    }
+  }, 250).unref();
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

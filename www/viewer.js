@@ -1,6 +1,7 @@
-// The demo's reading and drawing: open a Zarr array with zarrita, read the chunks of a 2-D view
-// one by one (timing the store and the decode of each chunk apart), colour-map it onto a canvas,
-// draw a legend in the array's units, and describe errors in words.
+// The demo's reading and drawing: open a Zarr array with zarrita (or list a group's arrays), read
+// the chunks of a 2-D view one by one (timing the store, the codecs' loading and the decode of
+// each chunk apart), colour-map it onto a canvas, draw a legend in the array's units, format
+// numbers to the precision of the data and times to the timer's, and describe errors in words.
 
 import * as zarr from 'zarrita';
 import { keepV2Filters } from '../dist/zarrita.js';
@@ -56,8 +57,11 @@ export function scaleFor(cmap, min, max) {
 // ---------------------------------------------------------------------------------------------
 // numbers
 
-/** A float32 value with the fewest digits that read back as the same float32. */
-export function formatValue(v, dataType) {
+/**
+ * The exact value: the fewest digits that read back as the same value of `dataType` (float32 and
+ * float16 through float32; float64 as JavaScript prints it; integers in full).
+ */
+export function exactValue(v, dataType) {
   if (typeof v === 'bigint') return v.toString();
   if (Number.isNaN(v)) return 'NaN';
   if (!Number.isFinite(v)) return v > 0 ? '+Inf' : '-Inf';
@@ -70,7 +74,95 @@ export function formatValue(v, dataType) {
   return String(v);
 }
 
-/** A short number for legend ticks. */
+/** Significant digits shown for a float64 value whose precision the metadata does not give. */
+export const SIGNIFICANT = 6;
+
+/**
+ * A value to the precision of the data: with `decimals` (the data are quantised, see
+ * `quantumOf`) rounded to that many decimals; else float32/float16 exactly (their shortest
+ * form is short) and float64 to SIGNIFICANT digits; integers in full.
+ */
+export function formatValue(v, dataType, decimals = null) {
+  if (typeof v === 'bigint' || !Number.isFinite(v) || !dataType.startsWith('float')) return exactValue(v, dataType);
+  if (decimals !== null) return String(Number(v.toFixed(decimals)));
+  if (dataType === 'float64') return String(Number(v.toPrecision(SIGNIFICANT)));
+  return exactValue(v, dataType);
+}
+
+/** The decimals that show values quantised to steps of `step` (0.00035 -> 4, 0.1 -> 1, 4 -> 0). */
+export function decimalsFor(step) {
+  if (!(step > 0) || !Number.isFinite(step)) return null;
+  return Math.min(15, Math.max(0, Math.ceil(-Math.log10(step) - 1e-9)));
+}
+
+const INTEGER = /^u?int\d+$|^[<>|]?[iu]\d$/;
+const num = (x) => (typeof x === 'object' && x !== null && 'value' in x ? Number(x.value) : Number(x));
+
+/**
+ * The step between neighbouring values of an array whose floats come from integers: a CF
+ * `scale_factor` (openCF; 1 with none), 1/scale of `scale_offset` or `fixedscaleoffset` into an
+ * integer type; null when the metadata does not say (then SIGNIFICANT digits are shown).
+ */
+export function quantumOf(doc, arr) {
+  if (arr.cf) {
+    if (!INTEGER.test(arr.cf.packedDataType)) return null;
+    const sf = arr.cf.attributes.scale_factor;
+    return sf === undefined ? 1 : Math.abs(num(sf));
+  }
+  if (!doc) return null;
+  const inv = (scale) => (Number.isFinite(num(scale)) && num(scale) !== 0 ? 1 / Math.abs(num(scale)) : null);
+  if (doc.zarr_format === 2) {
+    const f = (doc.filters ?? []).find((x) => x?.id === 'fixedscaleoffset');
+    return f && INTEGER.test(f.astype ?? '') ? inv(f.scale) : null;
+  }
+  const flat = (codecs) => (codecs ?? []).flatMap((c) => (c?.name === 'sharding_indexed' ? flat(c.configuration?.codecs) : [c]));
+  const codecs = flat(doc.codecs);
+  const cast = codecs.findIndex((c) => c?.name === 'cast_value' && INTEGER.test(String(c.configuration?.data_type?.name ?? c.configuration?.data_type)));
+  const so = codecs.findIndex((c) => c?.name === 'scale_offset');
+  if (cast > so && so >= 0) return inv(codecs[so].configuration?.scale ?? 1);
+  const fso = codecs.find((c) => c?.name === 'numcodecs.fixedscaleoffset');
+  if (fso && INTEGER.test(fso.configuration?.astype ?? '')) return inv(fso.configuration.scale);
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// timings
+
+/**
+ * The resolution of `performance.now()` here, in ms: the smallest step between two readings
+ * (browsers coarsen it, e.g. to 0.1 ms on a page that is not cross-origin isolated).
+ */
+export function timerResolution() {
+  let min = Infinity;
+  let last = performance.now();
+  const end = last + 20;
+  for (let steps = 0; steps < 100; ) {
+    const t = performance.now();
+    if (t !== last) {
+      min = Math.min(min, t - last);
+      last = t;
+      steps++;
+    }
+    if (t > end) break;
+  }
+  return Number.isFinite(min) ? min : 1;
+}
+
+/** The decimals of a timer of `resolution` ms (0.1 -> 1, even when two readings differ by 0.09999999; 0.005 -> 3), at most 3. */
+export function timerDecimals(resolution) {
+  if (!(resolution > 0)) return 3;
+  return Math.min(3, Math.max(0, Math.ceil(-Math.log10(resolution) - 0.01)));
+}
+
+/** A duration in ms to the timer's precision (`resolution` ms): "30.3", "<0.1". */
+export function formatMs(ms, resolution) {
+  const decimals = timerDecimals(resolution);
+  const unit = 10 ** -decimals;
+  if (ms < unit / 2) return `<${unit.toFixed(decimals)}`;
+  return ms.toFixed(decimals);
+}
+
+/** A short number for legend ticks (4 significant digits). */
 export function tick(v) {
   const a = Math.abs(v);
   if (a !== 0 && (a >= 1e6 || a < 1e-3)) return v.toExponential(2);
@@ -141,6 +233,51 @@ function timedStore(store) {
   return { store: timed, t };
 }
 
+async function readJson(store, key) {
+  try {
+    const bytes = await store.get(key);
+    return bytes ? JSON.parse(new TextDecoder().decode(bytes)) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The arrays of a group, from its consolidated metadata (v3: `consolidated_metadata` of the
+ * group's zarr.json; v2: `.zmetadata`), as [{ name, dataType, shape, attributes }]; `listed:
+ * false` when it has none (HTTP cannot list a folder, so the members are then unknown).
+ */
+async function listGroup(store, group) {
+  const v3 = await readJson(store, '/zarr.json');
+  const out = { format: v3 ? 3 : 2, attrs: group.attrs, listed: false, arrays: [] };
+  if (v3) {
+    const members = v3.consolidated_metadata?.metadata;
+    if (members && typeof members === 'object') {
+      out.listed = true;
+      for (const [name, m] of Object.entries(members)) {
+        if (m?.node_type === 'array') out.arrays.push({ name, dataType: m.data_type?.name ?? m.data_type, shape: m.shape, attributes: m.attributes ?? {} });
+      }
+    }
+  } else {
+    const zm = (await readJson(store, '/.zmetadata'))?.metadata;
+    if (zm && typeof zm === 'object') {
+      out.listed = true;
+      for (const [key, m] of Object.entries(zm)) {
+        if (!key.endsWith('/.zarray')) continue;
+        const name = key.slice(0, -'/.zarray'.length);
+        out.arrays.push({ name, dataType: m.dtype, shape: m.shape, attributes: zm[`${name}/.zattrs`] ?? {} });
+      }
+    }
+  }
+  out.arrays.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return out;
+}
+
+/** Whether attributes carry CF packing (what openCF unpacks). */
+export function hasCF(attrs) {
+  return ['scale_factor', 'add_offset', '_FillValue', 'missing_value'].some((k) => attrs && k in attrs);
+}
+
 function codecChain(codecs) {
   return codecs
     .map((c) => {
@@ -165,24 +302,24 @@ function describeCodecs(doc) {
  * others, at most MAX_SIDE x MAX_SIDE from the origin), chunk by chunk.
  * With `v2Filters` (the default) a v2 fixedscaleoffset filter decodes as numcodecs does
  * (keepV2Filters); without it zarrita rewrites it into scale_offset + cast_value.
- * Returns { arr, meta, view: { rows, cols, data, dataType }, chunks: [...], timing }.
+ * `open(array)` may return another array over the same chunks (the demo passes openCF).
+ * Returns { arr, packed (the array as zarrita opened it), doc (its metadata document), loadMs
+ * (loading the codecs: the first decoded chunk is read twice, and its decodeMs is the second read),
+ * view: { rows, cols, data, dataType }, chunks: [...], timing }, or { group } when `url` is a
+ * group (see listGroup).
  */
 export async function readView(url, { onChunk, v2Filters = true, open } = {}) {
   const fetchStore = new zarr.FetchStore(url);
   const { store, t } = timedStore(v2Filters ? keepV2Filters(fetchStore) : fetchStore);
   const t0 = performance.now();
-  const packed = await zarr.open(store, { kind: 'array' });
+  const node = await zarr.open(store);
+  if (node instanceof zarr.Group) return { group: await listGroup(store, node) };
+  const packed = node;
   // `open` (openCF) may give another array over the same chunks (e.g. CF-packed -> float64)
   const arr = open ? await open(packed) : packed;
   const openMs = performance.now() - t0;
   // the metadata document, for the codec chain shown on the page (zarrita keeps its own private)
-  let doc = null;
-  try {
-    const bytes = (await store.get('/zarr.json')) ?? (await store.get('/.zarray'));
-    doc = bytes ? JSON.parse(new TextDecoder().decode(bytes)) : null;
-  } catch {
-    doc = null;
-  }
+  const doc = (await readJson(store, '/zarr.json')) ?? (await readJson(store, '/.zarray'));
   const shape = arr.shape;
   if (shape.length === 0) throw new Error('a zero-dimensional (scalar) array has nothing to draw');
   const numeric = arr.is('number') || arr.is('bigint');
@@ -199,6 +336,7 @@ export async function readView(url, { onChunk, v2Filters = true, open } = {}) {
   const ncj = Math.ceil(cols / cw);
   const Ctor = arr.dtype === 'int64' || arr.dtype === 'uint64' ? Float64Array : null;
   let data = null;
+  let loadMs = null; // loading the codecs, measured on the first decoded chunk
   const chunks = [];
   for (let ci = 0; ci < nci; ci++) {
     for (let cj = 0; cj < ncj; cj++) {
@@ -209,7 +347,19 @@ export async function readView(url, { onChunk, v2Filters = true, open } = {}) {
       const total = performance.now() - c0;
       const fetchMs = t.ms - before.ms;
       const missing = t.dataReads === before.dataReads;
-      const info = { coords, key: coords.join('.'), fetchMs, decodeMs: missing ? 0 : Math.max(0, total - fetchMs), bytes: t.bytes - before.bytes, missing };
+      let decodeMs = missing ? 0 : Math.max(0, total - fetchMs);
+      const bytes = t.bytes - before.bytes;
+      if (!missing && loadMs === null) {
+        // The first decoded chunk also loaded the codecs (zarrita loads them on first use): read
+        // it again for its decode time; the difference is the codecs' loading.
+        const again = { ms: t.ms };
+        const a0 = performance.now();
+        await arr.getChunk(coords);
+        const second = Math.max(0, performance.now() - a0 - (t.ms - again.ms));
+        loadMs = Math.max(0, decodeMs - second);
+        decodeMs = second;
+      }
+      const info = { coords, key: coords.join('.'), fetchMs, decodeMs, bytes, missing };
       chunks.push(info);
       if (data === null) data = new (Ctor ?? chunk.data.constructor)(rows * cols);
       // copy the part of the chunk inside the view (index 0 on the leading dimensions)
@@ -230,6 +380,9 @@ export async function readView(url, { onChunk, v2Filters = true, open } = {}) {
   const fetchMs = chunks.reduce((a, c) => a + c.fetchMs, 0);
   return {
     arr,
+    packed,
+    doc,
+    loadMs,
     format: doc?.zarr_format === 2 ? 2 : 3,
     codecs: describeCodecs(doc) + (arr.cf ? ` · CF attributes (${Object.keys(arr.cf.attributes).join(', ')}) → openCF: ${arr.cf.packedDataType} → ${codecChain(arr.cf.codecs.filter((c) => c.name !== 'bytes'))}` : ''),
     view: { rows, cols, data, dataType: arr.dtype, truncated: rows < H || cols < W || rank > 2, H, W, rank },

@@ -63,6 +63,9 @@ function expectedAny(name) {
   return { meta, bytes, dtype: meta.data_type, shape: meta.shape, values: new Ctor(bytes.slice().buffer) };
 }
 
+// A duration as the page prints it (to the timer's precision; "<0.1" below it).
+const MS = '(?:<?[\\d.]+)';
+
 const CHUNKS = {
   'cf_t2m_i16_v2.zarr': { chunks: 4, missing: 0 },
   'cf_reflectance_u16_v3.zarr': { chunks: 4, missing: 0 },
@@ -78,6 +81,10 @@ test('demo: the four real stores read by zarrita + register, and two CF-packed s
   await page.goto(`${b.base}/www/`);
   await page.waitForSelector('body[data-state="done"]', { timeout: 90_000 });
   const summary = await page.evaluate(() => window.__demo.summary());
+  const timer = await page.evaluate(() => window.__demo.timerResolution);
+  const timerDecimals = Math.min(3, Math.max(0, Math.ceil(-Math.log10(timer) - 0.01)));
+  if (timer > 0.09 && timer < 0.11) assert.equal(timerDecimals, 1); // Chromium's 0.1 ms
+  assert.ok(timer > 0 && timer <= 1, `performance.now() resolution ${timer} ms`);
   assert.deepEqual(Object.keys(summary), DEMO_NAMES);
   for (const name of DEMO_NAMES) {
     const s = summary[name];
@@ -101,12 +108,16 @@ test('demo: the four real stores read by zarrita + register, and two CF-packed s
     for (const ch of s.perChunk) assert.ok(Number.isFinite(ch.decodeMs) && ch.decodeMs >= 0, `${name} ${ch.key}`);
     const panel = page.locator(`section.view[data-id="${name}"]`);
     assert.equal(await panel.locator('details.per-chunk td').count(), CHUNKS[name].chunks);
-    assert.match(await panel.locator('.timing').innerText(), new RegExp(`^${CHUNKS[name].chunks} chunks \\(${CHUNKS[name].missing} missing → fill value\\): decode [\\d.]+ ms in all, median [\\d.]+ ms per chunk`));
+    const timing = await panel.locator('.timing').innerText();
+    assert.match(timing, new RegExp(`^${CHUNKS[name].chunks} chunks \\(${CHUNKS[name].missing} missing → fill value\\): decode ${MS} ms in all, median ${MS} ms per chunk; fetch ${MS} ms; loading the codecs ${MS} ms \\(first chunk, not in the decode times\\)\\.`));
+    // timings to the timer's precision: no more decimals than the resolution of performance.now()
+    for (const t of timing.match(/[\d.]+(?= ms)/g)) assert.ok((t.split('.')[1] ?? '').length <= timerDecimals, `${name}: ${t} ms with a ${timer} ms timer`);
+    assert.ok(Number.isFinite(s.loadMs) && s.loadMs >= 0, `${name}: codec loading measured apart`);
     // legend in physical units
     assert.equal(await panel.locator('.legend .ticks span').count(), 5);
     const units = await panel.locator('.legend .units').innerText();
     if (name.startsWith('topobathy.') || name.startsWith('jacksboro')) assert.match(units, /values in m$/);
-    else if (name === 'cf_t2m_i16_v2.zarr') assert.equal(units, 'float64 values in K'); // physical units, via openCF
+    else if (name === 'cf_t2m_i16_v2.zarr') assert.equal(units, 'float64 values (unpacked from int16 by openCF) in K'); // physical units, via openCF
     else assert.match(units, /no units/);
     if (CF_DEMO.includes(name)) {
       assert.match(await panel.locator('.meta').innerText(), /CF attributes \(.*scale_factor.*\) → openCF: (int16|uint16) → cf\.scale_offset → cast_value\((int16|uint16)\)/);
@@ -119,7 +130,11 @@ test('demo: the four real stores read by zarrita + register, and two CF-packed s
   const box = await canvas.boundingBox();
   await page.mouse.move(box.x + ((20 + 0.5) / 120) * box.width, box.y + ((10 + 0.5) / 91) * box.height);
   const readout = await page.locator('section.view[data-id="topobathy.zarr"] .readout').innerText();
-  assert.equal(readout.split(' · ')[0], `latitude 10, longitude 20: ${shortest32(exp.values[10 * 120 + 20])} m`);
+  // float32 values of scale 10 (zarr.json) into uint16: shown to 0.1, the exact float32 on hover
+  const v1020 = exp.values[10 * 120 + 20];
+  const shown = String(Number(v1020.toFixed(1)));
+  assert.equal(readout.split(' · ')[0], `latitude 10, longitude 20: ${shown} m${shown === shortest32(v1020) ? '' : ` (exactly ${shortest32(v1020)})`}`);
+  assert.equal(await page.locator('section.view[data-id="topobathy.zarr"] .readout .value').getAttribute('title'), `exact float32 value: ${shortest32(v1020)}`);
   assert.match(readout, /chunk 0\.0 decoded in [\d.]+ ms/);
   // inside the deleted chunk c/1/2
   await page.mouse.move(box.x + ((70 + 0.5) / 120) * box.width, box.y + ((40 + 0.5) / 91) * box.height);
@@ -268,4 +283,158 @@ test('the core package in a module Web Worker (no bundler, no configuration)', a
 test('the README screenshot exists (docs/demo.png; UPDATE_SCREENSHOT=1 npm run test:js refreshes it)', () => {
   assert.ok(existsSync(path.join(ROOT, 'docs', 'demo.png')));
   copyFileSync(path.join(ROOT, 'docs', 'demo.png'), artifact('readme-demo.png'));
+});
+
+// ---------------------------------------------------------------------------------------------
+// issue 21: CF detection, the raw / physical switch, group listings, numbers, 420 px
+
+const T2M = '/tests/fixtures/cf_stores/cf_t2m_i16_v2.zarr/t2m';
+
+test('demo: a pasted CF-packed array (int16 + scale_factor/add_offset/_FillValue) shows physical values through openCF by default, with a visible raw / physical switch', async () => {
+  const page = await b.ctx.newPage();
+  const errors = watchErrors(page);
+  await page.goto(`${b.base}/www/?fixtures=0`);
+  await page.waitForSelector('body[data-state="done"]');
+  await page.fill('#url', T2M); // no query parameter: detected from the attributes
+  await page.click('#open-form button');
+  await page.waitForSelector('#pasted .status.ok', { timeout: 60_000 });
+  let s = (await page.evaluate(() => window.__demo.summary())).url;
+  const exp = expectedAny('cf_t2m_i16_v2.zarr');
+  assert.equal(s.dataType, 'float64');
+  assert.equal(s.cf, 'int16');
+  assert.equal(s.mode, 'cf');
+  const c = compareArrays(fromBase64(await page.evaluate(() => window.__demo.base64('url'))), exp.bytes, 'float64');
+  assert.ok(c.equal, `${c.differ} values differ from xarray's`);
+  // the fill value masked: NaN, transparent, outside the colour range
+  const px = await page.evaluate(() => window.__demo.pixels('url'));
+  assert.equal(px.transparent, exp.meta.nan_count);
+  assert.equal(px.transparent, 25);
+  const panel = page.locator('#pasted section.view');
+  assert.equal(await panel.locator('.legend .units').innerText(), 'float64 values (unpacked from int16 by openCF) in K');
+  // numbers to the precision of the data: scale_factor 0.000354 -> 4 decimals, exact on hover
+  const status = await panel.locator('.status').innerText();
+  assert.match(status, /^10920 values, 25 NaN, range \d{3}\.\d{1,4} … \d{3}\.\d{1,4} K$/);
+  const finite = [...exp.values].filter((v) => !Number.isNaN(v));
+  const min = Math.min(...finite);
+  const max = Math.max(...finite);
+  assert.equal(status, `10920 values, 25 NaN, range ${Number(min.toFixed(4))} … ${Number(max.toFixed(4))} K`);
+  assert.equal(await panel.locator('.status span').first().getAttribute('title'), `exactly ${min}`);
+  for (const t of await panel.locator('.legend .ticks span').allInnerTexts()) assert.match(t, /^-?\d+(\.\d{1,3})?$/, `tick ${t}`);
+  // hover: rounded to the data's precision, the exact float64 beside it and in the tooltip
+  const canvas = panel.locator('canvas.map');
+  const box = await canvas.boundingBox();
+  await page.mouse.move(box.x + ((30 + 0.5) / 120) * box.width, box.y + ((20 + 0.5) / 91) * box.height);
+  const v = exp.values[20 * 120 + 30];
+  const readout = await panel.locator('.readout').innerText();
+  assert.equal(readout.split(' · ')[0], `y 20, x 30: ${Number(v.toFixed(4))} K${Number(v.toFixed(4)) === v ? '' : ` (exactly ${v})`}`);
+  assert.equal(await panel.locator('.readout .value').getAttribute('title'), `exact float64 value: ${v}`);
+  // the switch is visible and says which is shown
+  const sw = panel.locator('.cf-switch');
+  assert.ok(await sw.isVisible());
+  assert.equal(await sw.locator('button[value="cf"]').getAttribute('aria-pressed'), 'true');
+  await page.screenshot({ path: artifact('demo-cf.png'), fullPage: true });
+  if (process.env.UPDATE_SCREENSHOT === '1') await page.screenshot({ path: path.join(ROOT, 'docs', 'demo-cf.png'), fullPage: true });
+
+  // raw: the stored int16 codes, as zarrita reads them without openCF
+  await sw.locator('button[value="raw"]').click();
+  await page.waitForFunction(() => window.__demo.summary().url?.dataType === 'int16');
+  await page.waitForSelector('#pasted .status.ok');
+  s = (await page.evaluate(() => window.__demo.summary())).url;
+  assert.equal(s.cf, null);
+  assert.equal(s.mode, 'raw');
+  assert.equal(await sw.locator('button[value="raw"]').getAttribute('aria-pressed'), 'true');
+  assert.match(page.url(), /&cf=raw$/);
+  assert.match(await panel.locator('.legend .units').innerText(), /^int16 values, raw \(still CF-packed\) \(K after unpacking\)$/);
+  assert.match(await panel.locator('.status').innerText(), /^10920 values, 0 NaN, range -\d+ … \d+$/);
+  // and back
+  await sw.locator('button[value="cf"]').click();
+  await page.waitForFunction(() => window.__demo.summary().url?.dataType === 'float64');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+// A group's documents as zarr-python writes them with consolidated metadata (v3: inline
+// consolidated_metadata in the group's zarr.json; v2: .zmetadata), served over the fixture
+// stores (which were written without), so that the listing has something to list.
+function consolidatedV3(dir, name) {
+  const doc = JSON.parse(readFileSync(path.join(dir, 'zarr.json'), 'utf8'));
+  const member = JSON.parse(readFileSync(path.join(dir, name, 'zarr.json'), 'utf8'));
+  return { ...doc, consolidated_metadata: { kind: 'inline', must_understand: false, metadata: { [name]: member } } };
+}
+function consolidatedV2(dir, name) {
+  const read = (f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8'));
+  return { metadata: { '.zgroup': read('.zgroup'), '.zattrs': read('.zattrs'), [`${name}/.zarray`]: read(`${name}/.zarray`), [`${name}/.zattrs`]: read(`${name}/.zattrs`) }, zarr_consolidated_format: 1 };
+}
+
+test('demo: a group URL lists its arrays to pick from (consolidated v3 and v2); a group without consolidated metadata says why it cannot', async () => {
+  const page = await b.ctx.newPage();
+  const errors = watchErrors(page);
+  const cf = path.join(ROOT, 'tests', 'fixtures', 'cf_stores');
+  await page.route('**/cf_stores/cf_reflectance_u16_v3.zarr/zarr.json', (r) => r.fulfill({ contentType: 'application/json', body: JSON.stringify(consolidatedV3(path.join(cf, 'cf_reflectance_u16_v3.zarr'), 'reflectance')) }));
+  await page.route('**/cf_stores/cf_t2m_i16_v2.zarr/.zmetadata', (r) => r.fulfill({ contentType: 'application/json', body: JSON.stringify(consolidatedV2(path.join(cf, 'cf_t2m_i16_v2.zarr'), 't2m')) }));
+  for (const [group, name, line] of [
+    ['/tests/fixtures/cf_stores/cf_reflectance_u16_v3.zarr', 'reflectance', /^reflectance · uint16 · shape 91 × 120 · CF-packed$/],
+    ['/tests/fixtures/cf_stores/cf_t2m_i16_v2.zarr', 't2m', /^t2m · <i2 · shape 91 × 120 in K · CF-packed$/],
+  ]) {
+    await page.goto(`${b.base}/www/?fixtures=0&url=${encodeURIComponent(group)}`);
+    await page.waitForSelector('body[data-state="done"]');
+    const panel = page.locator('#pasted section.view');
+    assert.match(await panel.locator('.status').innerText(), /^A Zarr v[23] group with 1 array \(from its consolidated metadata\): pick one\.$/);
+    const items = await panel.locator('ul.members li').allInnerTexts();
+    assert.equal(items.length, 1);
+    assert.match(items[0], line);
+    await panel.locator('ul.members a').click();
+    await page.waitForFunction(() => window.__demo.summary().url?.ok === true && window.__demo.summary().url.dataType);
+    const s = (await page.evaluate(() => window.__demo.summary())).url;
+    assert.equal(s.cf !== null, true, `${name} opens through openCF`);
+    assert.equal(page.url().endsWith(`?url=${encodeURIComponent(`${b.base}${group}/${name}`)}`), true, page.url());
+  }
+  await page.unrouteAll();
+  // the same group without consolidated metadata (as the fixture was written)
+  await page.goto(`${b.base}/www/?fixtures=0&url=${encodeURIComponent('/tests/fixtures/cf_stores/cf_t2m_i16_v2.zarr')}`);
+  await page.waitForSelector('body[data-state="done"]');
+  assert.match(
+    await page.locator('#pasted .status').innerText(),
+    /^This is a Zarr v2 group without consolidated metadata, and HTTP cannot list a folder, so its arrays are unknown here: add an array's name to the URL \(http:\/\/127\.0\.0\.1:\d+\/tests\/fixtures\/cf_stores\/cf_t2m_i16_v2\.zarr\/<name>\)\.$/,
+  );
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('demo at 420 px width: nothing is cut off (no horizontal scrolling, every panel inside the window)', async () => {
+  const page = await b.ctx.newPage();
+  const errors = watchErrors(page);
+  await page.setViewportSize({ width: 420, height: 900 });
+  await page.goto(`${b.base}/www/?url=${encodeURIComponent(T2M)}`);
+  await page.waitForSelector('body[data-state="done"]', { timeout: 90_000 });
+  const m = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    client: document.documentElement.clientWidth,
+    wide: [...document.querySelectorAll('body *')]
+      .filter((e) => e.getClientRects().length && !e.closest('.scroll'))
+      .map((e) => [e.tagName + '.' + e.className, Math.round(e.getBoundingClientRect().right)])
+      .filter(([, r]) => r > document.documentElement.clientWidth),
+  }));
+  assert.ok(m.client <= 420);
+  assert.equal(m.scroll, m.client, `the page scrolls sideways: ${m.scroll} > ${m.client}`);
+  assert.deepEqual(m.wide, [], 'elements past the right edge');
+  await page.screenshot({ path: artifact('demo-420.png') });
+  if (process.env.UPDATE_SCREENSHOT === '1') await page.screenshot({ path: path.join(ROOT, 'docs', 'demo-420.png') });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("demo with zarrita's built-in codecs: zarrita alone, no openCF (the CF stores show their stored integers)", async () => {
+  const page = await b.ctx.newPage();
+  await page.goto(`${b.base}/www/?codecs=builtin&url=${encodeURIComponent(T2M)}`);
+  await page.waitForSelector('body[data-state="done"]', { timeout: 90_000 });
+  const s = await page.evaluate(() => window.__demo.summary());
+  for (const [id, dtype] of [['url', 'int16'], ['cf_t2m_i16_v2.zarr', 'int16'], ['cf_reflectance_u16_v3.zarr', 'uint16']]) {
+    assert.equal(s[id].ok, true, `${id}: ${s[id].error}`);
+    assert.equal(s[id].dataType, dtype, id);
+    assert.equal(s[id].cf, null, `${id}: not through openCF`);
+    assert.doesNotMatch(s[id].text, /→ openCF/);
+    assert.match(s[id].text, /openCF, which unpacks them, is part of zarr-scale-offset and not used on this page/);
+  }
+  await page.close();
 });

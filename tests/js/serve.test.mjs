@@ -177,3 +177,77 @@ test('TEST_ROOTS (Playwright tests and bench) add their pages and package.json, 
     rmSync(tmp, { recursive: true, force: true });
   }
 });
+
+// `npm start` run as a user runs it, then stopped by the PID npm has (the one a shell's `$!` or a
+// process manager holds): the server must stop with it. Before package.json's `exec` the server
+// (`node scripts/serve.mjs`, a grandchild behind `sh -c`) kept running and kept its port.
+async function startNpm() {
+  const { spawn } = await import('node:child_process');
+  const { needsBuild } = await import('../../scripts/serve.mjs');
+  assert.equal(needsBuild(), false, 'dist/ is out of date: `npm run build` first (npm start would build)');
+  const npm = spawn('npm', ['start'], { cwd: ROOT, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const port = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`npm start printed no URL in 60 s:\n${out}`)), 60_000);
+    const onData = (d) => {
+      out += d;
+      const m = /zarr-scale-offset demo: http:\/\/127\.0\.0\.1:(\d+)\/www\//.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    };
+    npm.stdout.on('data', onData);
+    npm.stderr.on('data', onData);
+    npm.on('exit', (code) => reject(new Error(`npm start exited (${code}):\n${out}`)));
+  });
+  return { npm, port };
+}
+
+// Whether something accepts connections on 127.0.0.1:port.
+const listening = (port) =>
+  new Promise((resolve) => {
+    const s = net.connect(port, '127.0.0.1');
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+  });
+
+// The processes below `pid` (Linux /proc), so that a failing run does not leave a server behind.
+async function descendants(pid) {
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const out = [];
+  let kids = [];
+  try {
+    for (const t of readdirSync(`/proc/${pid}/task`)) kids.push(...readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+  } catch {
+    kids = [];
+  }
+  for (const k of kids) out.push(k, ...(await descendants(k)));
+  return out;
+}
+
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGKILL']) {
+  test(`npm start stops when its PID gets ${signal}: the server goes with it`, async () => {
+    const { npm, port } = await startNpm();
+    const below = await descendants(npm.pid);
+    try {
+      assert.equal(await listening(port), true, 'the demo server answers');
+      npm.kill(signal);
+      let up = true;
+      for (let i = 0; i < 50 && up; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        up = await listening(port);
+      }
+      assert.equal(up, false, `after ${signal} to npm (pid ${npm.pid}) the server on port ${port} still listens`);
+    } finally {
+      for (const p of below) {
+        try {
+          process.kill(p, 'SIGKILL');
+        } catch {}
+      }
+    }
+  });
+}

@@ -21,6 +21,8 @@ import {
   type TypedArrayFor,
   type Codec,
   type ZarrScaleOffsetError,
+  type ZarrTypedArray,
+  decodeInto,
 } from 'zarr-scale-offset';
 
 export async function usage(): Promise<void> {
@@ -115,6 +117,54 @@ export async function usage(): Promise<void> {
   // @ts-expect-error: a fill value is a number, bigint or string
   bind('scale_offset', 'float32', { fill: [1] });
   void [hd, hf, ht, hn];
+
+  // The encoded typed array follows the codecs where they are written literally (issue 21 item 5).
+  const f64 = new Float64Array(2);
+  const s8: Uint8Array = encode([{ name: 'scale_offset', configuration: { scale: 10 } }, { name: 'cast_value', configuration: { data_type: 'uint8' } }], 'float64', f64);
+  const sd: Float64Array = decode([{ name: 'scale_offset', configuration: { scale: 10 } }, { name: 'cast_value', configuration: { data_type: 'uint8' } }], 'float64', s8);
+  const same32: Float32Array = encode('scale_offset', 'float32', new Float32Array(2));
+  const cf16: Int16Array = encode(['cf.scale_offset', { name: 'cast_value', configuration: { data_type: { name: 'int16' } } }, 'scale_offset'], 'float32', new Float32Array(2));
+  const sub: Int8Array = encode({ name: 'cast_value', configuration: { data_type: 'int4', rounding: 'towards-zero', out_of_range: 'clamp' } }, 'float32', new Float32Array(2));
+  const raw8: Uint8Array = encode({ name: 'cast_value', configuration: { data_type: 'float8_e4m3' } }, 'float16', new Uint16Array(2));
+  const big: BigInt64Array = decode({ name: 'cast_value', configuration: { data_type: 'int32' } }, 'int64', new Int32Array(2));
+  const ed: 'uint16' = encodedDataType({ name: 'cast_value', configuration: { data_type: 'uint16' } }, 'float32');
+  const ed2: 'int8' = encodedDataType('scale_offset', 'int8');
+  // a data type known only at run time: the codecs still give the encoded type
+  const fromRuntime: Uint8Array = encode({ name: 'cast_value', configuration: { data_type: 'uint8' } }, runtimeName, f64);
+  // bind: the handle's encode returns, and its decode takes, the encoded type
+  const hb = bind([{ name: 'scale_offset', configuration: { offset: 1 } }, { name: 'cast_value', configuration: { data_type: 'uint16' } }], 'float32', { fill: 0 });
+  const hbEnc: Uint16Array = hb.encode(new Float32Array(2));
+  const hbDec: Float32Array = hb.decode(hbEnc);
+  hb.encodeInto(new Float32Array(2), new Uint16Array(2));
+  hb.decodeInto(new Uint16Array(2), new Float32Array(2));
+  const hbName: 'uint16' = hb.encodedDataType;
+  const hs = bind('scale_offset', 'int16');
+  const hsEnc: Int16Array = hs.encode(new Int16Array(2));
+  // Not known at compile time: ZarrTypedArray (a Codec[] variable, JSON text, an unknown codec).
+  const untyped1: ZarrTypedArray = encode(list, 'float64', f64);
+  const untyped2: ZarrTypedArray = encode('[{"name":"cast_value","configuration":{"data_type":"uint8"}}]', 'float64', f64);
+  const untyped3: ZarrTypedArray = encode([{ name: 'bitround', configuration: { keepbits: 3 } }, 'scale_offset'], 'float32', new Float32Array(1));
+  decode(list, 'float64', new Int32Array(1)); // any typed array: the kind is checked at run time
+  // @ts-expect-error: the issue's example: float32 decoded by scale_offset takes a Float32Array
+  decode('scale_offset', 'float32', new Float64Array(2));
+  // @ts-expect-error: cast_value to uint8 encodes to a Uint8Array, not a Uint16Array
+  const wrong1: Uint16Array = encode({ name: 'cast_value', configuration: { data_type: 'uint8' } }, 'float64', f64);
+  // @ts-expect-error: decoding from uint8 takes a Uint8Array
+  decode({ name: 'cast_value', configuration: { data_type: 'uint8' } }, 'float64', new Int8Array(2));
+  // @ts-expect-error: the handle decodes from uint16
+  hb.decode(new Float32Array(2));
+  // @ts-expect-error: the handle encodes into a Uint16Array
+  hb.encodeInto(new Float32Array(2), new Uint8Array(2));
+  // @ts-expect-error: scale_offset on int16 encodes to an Int16Array
+  hs.encodeInto(new Int16Array(2), new Uint8Array(2));
+  // @ts-expect-error: the encoded data type is uint16
+  const wrongName: 'uint8' = hb.encodedDataType;
+  // @ts-expect-error: an untyped result is no Uint8Array without a check
+  const wrong2: Uint8Array = encode(list, 'float64', f64);
+  // @ts-expect-error: decodeInto's data is the encoded type (uint8)
+  decodeInto({ name: 'cast_value', configuration: { data_type: 'uint8' } }, 'float64', new Float64Array(2), new Float64Array(2));
+  decodeInto({ name: 'cast_value', configuration: { data_type: 'uint8' } }, 'float64', new Uint8Array(2), new Float64Array(2));
+  void [sd, same32, cf16, sub, raw8, big, ed, ed2, fromRuntime, hbDec, hbName, hsEnc, untyped1, untyped2, untyped3, wrong1, wrongName, wrong2];
 
   const ws: MetadataWarning[] = metadataWarnings(meta);
   void ws[0]?.pointer;
