@@ -13,6 +13,7 @@
 pub mod args;
 pub mod bound;
 pub mod cf;
+pub mod cf_document;
 pub mod chain;
 pub mod codec;
 pub mod json;
@@ -121,6 +122,25 @@ pub fn from_cf(
         None => None,
     };
     Ok(cf::from_cf(&json::parse(attrs)?, packed, ad)?.to_json_string())
+}
+
+/// The CF attributes of one array read from its metadata documents as stored (JSON text: the
+/// array's zarr.json, or its .zarray with `zattrs`; with `path`, the consolidated document that
+/// lists the array under that path), then [`from_cf`] by xarray's rules; see
+/// [`cf_document::from_cf_document`]. JSON text, or `None` when the documents hold no such array.
+pub fn from_cf_document(
+    document: &str,
+    zattrs: Option<&str>,
+    path: Option<&str>,
+    packed_data_type: &str,
+    use_fill_as_mask: Option<bool>,
+) -> Result<Option<String>> {
+    let packed = args::parse_data_type_arg(packed_data_type)?;
+    let docs = match path {
+        Some(path) => cf_document::Documents::Consolidated { document, path },
+        None => cf_document::Documents::Own { document, zattrs },
+    };
+    Ok(cf_document::from_cf_document(docs, packed, use_fill_as_mask)?.map(|j| j.to_json_string()))
 }
 
 /// The `[scale_offset, cast_value]` sequence that supersedes a `numcodecs.fixedscaleoffset`
