@@ -124,23 +124,18 @@ pub fn from_cf(
     Ok(cf::from_cf(&json::parse(attrs)?, packed, ad)?.to_json_string())
 }
 
-/// The CF attributes of one array read from its metadata documents as stored (JSON text: the
-/// array's zarr.json, or its .zarray with `zattrs`; with `path`, the consolidated document that
-/// lists the array under that path), then [`from_cf`] by xarray's rules; see
-/// [`cf_document::from_cf_document`]. JSON text, or `None` when the documents hold no such array.
-pub fn from_cf_document(
-    document: &str,
-    zattrs: Option<&str>,
-    path: Option<&str>,
-    packed_data_type: &str,
-    use_fill_as_mask: Option<bool>,
-) -> Result<Option<String>> {
-    let packed = args::parse_data_type_arg(packed_data_type)?;
-    let docs = match path {
-        Some(path) => cf_document::Documents::Consolidated { document, path },
-        None => cf_document::Documents::Own { document, zattrs },
-    };
-    Ok(cf_document::from_cf_document(docs, packed, use_fill_as_mask)?.map(|j| j.to_json_string()))
+/// The values at `pointers` (JSON pointers, one a line) in the metadata document `text`, each as
+/// its JSON text with numbers as written (`2.0` stays `2.0`), as JSON text of an array of
+/// strings (`null` where there is no value); see [`cf_document::cf_select`]. What JS's `openCF`
+/// reads CF attributes through.
+///
+/// ```
+/// let doc = r#"{"attributes": {"scale_factor": 2.0, "units": "K"}, "fill_value": 0}"#;
+/// let got = zarr_scale_offset::cf_select(doc, "/attributes/scale_factor\n/attributes/add_offset").unwrap();
+/// assert_eq!(got, r#"["2.0",null]"#);
+/// ```
+pub fn cf_select(text: &str, pointers: &str) -> Result<String> {
+    Ok(json::Json::Array(cf_document::cf_select(text, pointers)?).to_json_string())
 }
 
 /// The `[scale_offset, cast_value]` sequence that supersedes a `numcodecs.fixedscaleoffset`

@@ -520,24 +520,11 @@ pub fn from_cf(
     crate::from_cf(attrs, packed_data_type, attribute_dtype.as_deref()).map_err(to_js)
 }
 
-/// The CF attributes of one array from its metadata documents as stored, through `fromCF`
-/// (`crate::from_cf_document`): JSON text, or undefined when the documents hold no such array.
-#[wasm_bindgen(js_name = fromCFDocument)]
-pub fn from_cf_document(
-    document: &str,
-    zattrs: Option<String>,
-    path: Option<String>,
-    packed_data_type: &str,
-    use_fill_as_mask: Option<bool>,
-) -> Result<Option<String>, JsValue> {
-    crate::from_cf_document(
-        document,
-        zattrs.as_deref(),
-        path.as_deref(),
-        packed_data_type,
-        use_fill_as_mask,
-    )
-    .map_err(to_js)
+/// The values at `pointers` (JSON pointers, one a line) in the document `text`, each as its
+/// JSON text with numbers as written: JSON text of an array of strings or nulls (`crate::cf_select`).
+#[wasm_bindgen(js_name = cfSelect)]
+pub fn cf_select(text: &str, pointers: &str) -> Result<String, JsValue> {
+    crate::cf_select(text, pointers).map_err(to_js)
 }
 
 /// The `[scale_offset, cast_value]` replacement of a `numcodecs.fixedscaleoffset` configuration
