@@ -365,8 +365,8 @@ function isShared(buffer) {
 
 // A description of a caller's value for a message; never throws (a revoked Proxy, a throwing
 // trap) and reads no typed array through its own properties.
-// "a" or "an" before a word ("an Int16Array", "a Float32Array").
-export const an = (word) => `${/^[AEIOUaeiou]/.test(word) ? 'an' : 'a'} ${word}`;
+// "a" or "an" before a word ("an Int16Array", "a Uint8Array", "a Float32Array").
+export const an = (word) => `${/^[aeio]/i.test(word) ? 'an' : 'a'} ${word}`;
 
 export function describe(v) {
   if (v === null) return 'null';
@@ -483,7 +483,7 @@ export function checkChunkLength(chunk, direction, label) {
     `${label}: ${decoding ? 'the stored chunk decodes to' : 'the chunk to encode holds'} ${have} elements, but its shape ${shape} needs ${want < 0 ? 'a valid shape' : want}` +
       (!decoding ? '' : have < want
         ? ' (the chunk is truncated: a short chunk file, or a shard index giving this inner chunk too short a byte range)'
-        : ' (the chunk is too long: for a sharded array read over HTTP, a server that ignores Range requests, such as python -m http.server, returns the whole shard for an inner chunk)'),
+        : ' (too long: a server ignoring HTTP Range requests, e.g. python -m http.server, sends a whole shard for an inner chunk)'),
   );
 }
 

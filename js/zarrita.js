@@ -127,6 +127,9 @@ function asZarrita(data, dataType) {
   return Uint8Array.from(data, (v) => v & mask);
 }
 
+// The data a chain of our codecs was given to encode, by the data of each step's output.
+const WRITTEN = new WeakMap();
+
 /**
  * The instance `fromConfig` returns for one codec of a chunk's codecs list.
  * @private
@@ -155,7 +158,18 @@ class Codec {
   encode(chunk) {
     checkChunkLength(chunk, 'encode', `zarr-scale-offset ${this.#label}`);
     const b = this.#bound;
-    const data = asZarrita(b.encode(toCoreInput(chunk.data, b.decodedDataType)), b.encodedDataType);
+    const input = chunk.data;
+    let data;
+    try {
+      data = asZarrita(b.encode(toCoreInput(input, b.decodedDataType)), b.encodedDataType);
+    } catch (e) {
+      // Name the element with the value the caller wrote (our codecs map element i to element i;
+      // zarrita tells a codec nothing about the chunk's place in the array).
+      const i = /element (\d+)/.exec(e.message)?.[1];
+      const at = i === undefined ? '' : `element ${i} of the chunk (written: ${(WRITTEN.get(input) ?? input)[i]}): `;
+      throw codedError(e.code ?? 'invalid_data', `zarr-scale-offset ${this.#label}: ${at}${e.message.trim()}`, e);
+    }
+    WRITTEN.set(data, WRITTEN.get(input) ?? input);
     return { data, shape: chunk.shape, stride: chunk.stride };
   }
 
@@ -196,7 +210,10 @@ function bindCodec(label, codec, dataType, fill) {
     // The core names the field inside the codec object ("/configuration/scale: ..."), or the
     // codec itself as "(root)".
     const message = String(e.message).replace(/^\(root\): /, '');
-    throw codedError(e.code ?? 'invalid_metadata', `zarr-scale-offset ${label}: ${message}`, e);
+    // zarrita reads a v2 fixedscaleoffset filter as scale_offset + cast_value, where a NaN fill
+    // value cannot be cast to an integer astype
+    const hint = /fill value NaN/.test(message) ? ' (a v2 fixedscaleoffset filter? Read it through keepV2Filters(store), as numcodecs does)' : '';
+    throw codedError(e.code ?? 'invalid_metadata', `zarr-scale-offset ${label}: ${message}${hint}`, e);
   }
 }
 
