@@ -314,8 +314,9 @@ const V2_DOCUMENT = /(^|\/)\.(zarray|zmetadata)$/;
  * read through it decode their `fixedscaleoffset` filters exactly as numcodecs does (float64
  * arithmetic, one cast; NaN fill values allowed), instead of zarrita's rewrite into the v3 codecs
  * `scale_offset` + `cast_value`. Every other key, and every property of the store, is passed
- * through unchanged. Needs `register`. `zarr.open(keepV2Filters(store))`; with consolidated
- * metadata, `zarr.withConsolidated(keepV2Filters(store))`.
+ * through unchanged, and in a .zmetadata only the entries of the arrays with such a filter are
+ * written anew. Needs `register`. `zarr.open(keepV2Filters(store))`; with consolidated
+ * metadata, `zarr.withConsolidatedMetadata(keepV2Filters(store))`.
  */
 export function keepV2Filters(store) {
   let get0;
