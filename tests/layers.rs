@@ -44,7 +44,7 @@ const MAIN: &[&[&str]] = &[
     &["metadata"],
     &["args"],
     &["bound"],
-    &["cf"],
+    &["cf", "cf_document"],
     &["lib", "wasm", "kernel_tests"],
 ];
 
