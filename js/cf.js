@@ -6,10 +6,17 @@
 //   const t2m = await openCF(await zarr.open(store.resolve("t2m"), { kind: "array" }));
 //   const { data } = await zarr.get(t2m, [zarr.slice(0, 10), null]); // Float64Array, kelvin
 //
-// What xarray does, and so what this does:
-//   - the attributes come from the array's metadata document, read again from the store as text:
-//     a JSON number with a fraction or exponent is a Python float, one without is a Python int
-//     (JSON.parse cannot tell 300.0 from 300, and xarray's float type depends on it);
+// What xarray does, and so what this does: the CF attributes are read from the raw text of the
+// metadata documents as stored, by the Rust core's JSON parser (`cfSelect`, src/cf_document.rs),
+// which hands back each attribute's JSON text as written; that text goes to `fromCF` unchanged,
+// where a JSON number with a fraction or exponent is a Python float and one without a Python int
+// (JSON.parse cannot tell 300.0 from 300, and xarray's float type depends on it). No JSON text is
+// scanned or pieced apart here. The documents:
+//   - like xarray.open_zarr (consolidated=None), the consolidated metadata when the store has it
+//     (v3: the root zarr.json's `consolidated_metadata`; v2: `.zmetadata`), else the array's own
+//     (zarr.json; .zarray and .zattrs);
+//   - read from the store beneath any store wrappers (zarrita's withConsolidatedMetadata and
+//     keepV2Filters serve re-serialised copies, where 2.0 has become 2);
 //   - Zarr v2: the array's `fill_value` is the `_FillValue` (xarray's use_zarr_fill_value_as_mask,
 //     on by default for v2); Zarr v3: the `_FillValue` attribute, which xarray writes as an
 //     integer for integer data and as base64 of the little-endian float64 for float data, and
@@ -18,130 +25,112 @@
 //
 // The result is a zarrita Array of the decoded type over the same chunk grid: its `getChunk`
 // reads the packed chunk with the original array (so sharding, compression, missing chunks and
-// any array extensions stay zarrita's) and decodes it with the codecs of `fromCF`, bound once
-// (`bind`). `zarr.get` then reads any selection. It is read-only.
+// any array extensions stay zarrita's), checks that it fills its shape (`length_mismatch`, as
+// the codecs of the adapter check) and decodes it with the codecs of `fromCF`, bound once
+// (`bind`). `zarr.get` then reads any selection. It is read-only; `openCF` of it returns it.
 
-import { bind, fromCF, ready } from './index.js';
-import { NUMBER, numberText, parseKeepingNumbers } from './numbers.js';
+import { bind, fromCF, ready, toJsonText } from './index.js';
+import { checkChunkLength, codedError, describe, read } from './core.js';
+import { parseExact } from './numbers.js';
+import * as wasm from './zarr_scale_offset.js';
 
 const CF_KEYS = ['scale_factor', 'add_offset', '_FillValue', 'missing_value', '_Unsigned'];
 
-function codedError(code, message, cause) {
-  const e = new Error(message, cause === undefined ? undefined : { cause });
-  e.code = code;
-  return e;
-}
-
 // ---------------------------------------------------------------------------------------------
-// JSON text with the source text of every number kept (js/numbers.js reads it)
+// the metadata documents, as stored
 
-// JSON text of a value from parseKeepingNumbers: numbers as they were written (NaN and
-// ±Infinity as the strings fromCF reads).
-function writeKeepingNumbers(v) {
-  const t = numberText(v);
-  if (t !== undefined) return /^-?Infinity$|^NaN$/.test(t) ? JSON.stringify(t) : t;
-  if (Array.isArray(v)) return `[${v.map(writeKeepingNumbers).join(',')}]`;
-  if (v !== null && typeof v === 'object') {
-    return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}:${writeKeepingNumbers(x)}`).join(',')}}`;
+// The store beneath the wrappers of `store`. A store extension (zarrita's
+// withConsolidatedMetadata, withByteCaching, ... and keepV2Filters) is a Proxy that forwards
+// defineProperty to the store it wraps and hands out that store's methods bound to it: a method
+// defined through the wrapper (under a fresh symbol, removed at once) and called through it
+// runs with `this` = the innermost store. A store that cannot take the property (frozen) is read
+// as it is.
+const BENEATH = new WeakMap();
+
+function storeBeneath(store) {
+  let raw = BENEATH.get(store);
+  if (raw === undefined) {
+    raw = store;
+    const probe = Symbol('zarr-scale-offset.store');
+    try {
+      Object.defineProperty(store, probe, { configurable: true, value() { return this; } });
+      const inner = store[probe]();
+      if (inner !== null && typeof inner === 'object' && typeof inner.get === 'function') raw = inner;
+    } catch {
+      // not extensible: read through the store as it is
+    }
+    try {
+      delete store[probe];
+    } catch {
+      // (nothing was defined)
+    }
+    BENEATH.set(store, raw);
   }
-  return JSON.stringify(v);
+  return raw;
 }
 
-// A value from JSON.parse in the form of parseKeepingNumbers (its numbers as marker strings).
-function mark(v) {
-  if (typeof v === 'number') return NUMBER + String(v);
-  if (Array.isArray(v)) return v.map(mark);
-  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, mark(x)]));
-  return v;
-}
-
-// The plain JS value (numbers as numbers).
-function plain(v) {
-  const t = numberText(v);
-  if (t !== undefined) return Number(t);
-  if (Array.isArray(v)) return v.map(plain);
-  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
-  return v;
-}
-
-// ---------------------------------------------------------------------------------------------
-// the metadata document, read again from the store
-
-async function readJson(array, name) {
-  const { path } = array.resolve(name);
+// The text of `key` in `store`, or undefined when absent.
+async function readText(store, key) {
   let bytes;
   try {
-    bytes = await array.store.get(path);
+    bytes = await store.get(key);
   } catch (e) {
-    throw codedError('invalid_argument', `openCF: reading ${path} from the array's store failed: ${e?.message ?? e}`, e);
+    throw codedError('invalid_argument', `openCF: reading ${key} from the array's store failed: ${e?.message ?? e}`, e);
   }
   if (bytes === undefined || bytes === null) return undefined;
-  const text = typeof bytes === 'string' ? bytes : new TextDecoder().decode(bytes);
-  try {
-    return parseKeepingNumbers(text);
-  } catch (e) {
-    throw codedError('invalid_json', `openCF: ${path} is not JSON: ${e.message}`, e);
+  if (typeof bytes === 'string') return bytes;
+  if (!(bytes instanceof Uint8Array)) {
+    throw codedError('invalid_argument', `openCF: the store's get(${JSON.stringify(key)}) returned ${describe(bytes)}, not a Uint8Array (or undefined for a missing key)`);
   }
+  return new TextDecoder().decode(bytes);
 }
 
-// xarray.open_zarr reads a v2 store's consolidated metadata (`.zmetadata` at the store's root)
-// when the store has one (its default, consolidated=None), and so does openCF. Its text also keeps
-// 300.0 apart from 300, which the documents zarrita's withConsolidatedMetadata serves do not (it
-// re-serialises them with JSON.stringify); that wrapper hands a read of `/.zmetadata` itself
-// through to the store it wraps, so this reads the file as written. One read per store; none
-// (absent, unreadable, not JSON, no `metadata` object) means the array's own files are read.
-const ZMETADATA = new WeakMap();
+// The consolidated documents at the root of a store (/zarr.json, /.zmetadata): read once per
+// store, as xarray reads them once.
+const ROOT_DOCS = new WeakMap();
 
-function consolidatedV2(store) {
-  let p = ZMETADATA.get(store);
+function rootText(store, name) {
+  let docs = ROOT_DOCS.get(store);
+  if (docs === undefined) ROOT_DOCS.set(store, (docs = new Map()));
+  let p = docs.get(name);
   if (p === undefined) {
-    p = (async () => {
-      let bytes;
-      try {
-        bytes = await store.get('/.zmetadata');
-      } catch {
-        return null;
-      }
-      if (bytes === undefined || bytes === null) return null;
-      try {
-        const doc = parseKeepingNumbers(typeof bytes === 'string' ? bytes : new TextDecoder().decode(bytes));
-        return doc !== null && typeof doc === 'object' && doc.metadata !== null && typeof doc.metadata === 'object' ? doc.metadata : null;
-      } catch {
-        return null;
-      }
-    })();
-    ZMETADATA.set(store, p);
+    p = readText(store, name);
+    docs.set(name, p);
+    p.catch(() => docs.delete(name)); // a failed read is tried again next time
   }
   return p;
 }
 
-// { format, attrs (numbers kept), fill (the array's fill_value, kept), order (transpose order or null) }
-async function readMetadata(array, zarrFormat, consolidated) {
-  if (zarrFormat !== 2) {
-    const doc = await readJson(array, 'zarr.json');
-    if (doc && typeof doc === 'object' && doc.node_type === 'array') {
-      return { format: 3, attrs: doc.attributes ?? {}, fill: doc.fill_value, order: transposeOrder(doc.codecs) };
-    }
-    if (zarrFormat === 3) throw codedError('invalid_argument', `openCF: no Zarr v3 array metadata (zarr.json) at ${array.path}`);
+// A JSON pointer token.
+const token = (k) => k.replaceAll('~', '~0').replaceAll('/', '~1');
+
+// The JSON texts (as written; null: absent) of the values at `pointers` in the document `text`.
+function select(text, pointers, where) {
+  try {
+    return JSON.parse(wasm.cfSelect(text, pointers.join('\n')));
+  } catch (e) {
+    throw codedError(e.code ?? 'invalid_json', `openCF: ${where}: ${e.message}`, e);
   }
-  // The keys of the array's documents in .zmetadata: "t2m/.zarray", or ".zarray" at the root.
-  const prefix = String(array.path ?? '').replace(/^\/+|\/+$/g, '');
-  const key = (name) => (prefix ? `${prefix}/${name}` : name);
-  const all = consolidated === false ? null : await consolidatedV2(array.store);
-  const listed = all?.[key('.zarray')];
-  if (consolidated === true && !(listed && typeof listed === 'object')) {
-    throw codedError('invalid_metadata', `openCF: consolidated is true, but the store has no .zmetadata listing ${key('.zarray')}`);
-  }
-  const zarray = listed && typeof listed === 'object' ? listed : await readJson(array, '.zarray');
-  if (zarray && typeof zarray === 'object') {
-    const zattrs = (listed === zarray ? all[key('.zattrs')] : await readJson(array, '.zattrs')) ?? {};
-    const n = Array.isArray(zarray.shape) ? zarray.shape.length : 0;
-    const order = zarray.order === 'F' ? Array.from({ length: n }, (_, i) => n - 1 - i) : null;
-    return { format: 2, attrs: zattrs, fill: zarray.fill_value, order };
-  }
-  // No document to read (e.g. a store that serves no metadata): the attributes zarrita parsed,
-  // where an integral float (300.0) reads as an integer.
-  return { format: zarrFormat ?? 3, attrs: mark(array.attrs ?? {}), fill: undefined, order: null };
+}
+
+const present = (t) => t !== null && t !== 'null'; // a null attribute is Python's None: passed over
+
+// The pieces of an array's documents CF decoding reads, as JSON texts: { format, fill,
+// order (a JSON text or null), attrs: [text or null per CF_KEYS] }, or undefined when `text`
+// holds no such array. `node` / `zattrs` are the pointers of the array's document and of its
+// attributes object (v2: in `zattrsText`, else in `text`).
+function v3Pieces(text, node, where) {
+  const [type, fill, codecs, ...attrs] = select(text, [`${node}/node_type`, `${node}/fill_value`, `${node}/codecs`, ...CF_KEYS.map((k) => `${node}/attributes/${k}`)], where);
+  return type === '"array"' ? { format: 3, fill, order: transposeOrder(codecs === null ? null : JSON.parse(codecs)), attrs } : undefined;
+}
+
+function v2Pieces(text, zarray, zattrsText, zattrs, where) {
+  const [format, fill, order, shape, ...inline] = select(text, [`${zarray}/zarr_format`, `${zarray}/fill_value`, `${zarray}/order`, `${zarray}/shape`, ...CF_KEYS.map((k) => `${zattrs}/${k}`)], where);
+  if (format === null && zarray === '') return undefined;
+  if (zarray !== '' && shape === null) return undefined; // not listed in .zmetadata
+  const attrs = zattrsText === undefined ? inline : select(zattrsText, CF_KEYS.map((k) => `/${k}`), where);
+  const n = shape === null ? 0 : (JSON.parse(shape)?.length ?? 0);
+  return { format: 2, fill, order: order === '"F"' ? Array.from({ length: n }, (_, i) => n - 1 - i) : null, attrs };
 }
 
 // The transpose order of a v3 codecs list (also inside sharding_indexed), as zarrita uses it.
@@ -151,7 +140,35 @@ function transposeOrder(codecs) {
   const list = shard ? shard.configuration?.codecs : codecs;
   const t = Array.isArray(list) ? list.find((c) => c?.name === 'transpose') : undefined;
   const order = t?.configuration?.order;
-  return Array.isArray(order) ? order.map(plain) : null;
+  return Array.isArray(order) ? order : null;
+}
+
+// The pieces of `array`'s documents (v3Pieces), or undefined when the store has none.
+async function readPieces(array, zarrFormat, consolidated) {
+  const store = storeBeneath(array.store);
+  const key = String(array.path ?? '').replace(/^\/+|\/+$/g, '');
+  for (const format of zarrFormat === 2 ? [2] : zarrFormat === 3 ? [3] : [3, 2]) {
+    if (consolidated !== false && key !== '') {
+      const name = format === 3 ? '/zarr.json' : '/.zmetadata';
+      const text = await rootText(store, name);
+      const r = text === undefined ? undefined
+        : format === 3 ? v3Pieces(text, `/consolidated_metadata/metadata/${token(key)}`, name)
+        : v2Pieces(text, `/metadata/${token(`${key}/.zarray`)}`, undefined, `/metadata/${token(`${key}/.zattrs`)}`, name);
+      if (r !== undefined) return r;
+    }
+    if (consolidated === true) continue;
+    const path = array.resolve(format === 3 ? 'zarr.json' : '.zarray').path;
+    const own = await readText(store, path);
+    if (own !== undefined) {
+      const r = format === 3 ? v3Pieces(own, '', path)
+        : v2Pieces(own, '', (await readText(store, array.resolve('.zattrs').path)) ?? '{}', '', path);
+      if (r !== undefined) return r;
+    }
+  }
+  if (consolidated === true) {
+    throw codedError('invalid_metadata', `openCF: consolidated is true, but the store has no consolidated metadata (v3 root zarr.json, v2 .zmetadata) listing ${key || 'the root array'}`);
+  }
+  return undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -159,47 +176,42 @@ function transposeOrder(codecs) {
 
 const isFloatType = (dt) => /^b?float/.test(dt);
 
-// xarray's FillValueCoder.decode of a v3 `_FillValue` attribute: base64 of a little-endian
-// float64 for float data, int(value) for integer data.
-function v3FillValue(value, dataType) {
-  const t = numberText(value);
+// xarray's FillValueCoder.decode of a v3 `_FillValue` attribute (its JSON text `t`): base64 of a
+// little-endian float64 for float data, int(value) for integer data.
+function v3FillValue(t, dataType) {
   if (isFloatType(dataType)) {
-    if (typeof value === 'string' && t === undefined) {
-      let bin;
-      try {
-        bin = atob(value);
-      } catch {
-        return value; // not base64: leave it to fromCF ("NaN" strings and the like)
-      }
-      if (bin.length !== 8) return value;
-      const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
-      const x = new DataView(bytes.buffer).getFloat64(0, true);
-      return Number.isFinite(x) ? NUMBER + String(x) : NUMBER + (Number.isNaN(x) ? 'NaN' : x > 0 ? 'Infinity' : '-Infinity');
+    if (t[0] !== '"') return t;
+    let bin;
+    try {
+      bin = atob(JSON.parse(t));
+    } catch {
+      return t; // not base64: leave it to fromCF ("NaN" strings and the like)
     }
-    return value;
+    if (bin.length !== 8) return t;
+    const x = new DataView(Uint8Array.from(bin, (c) => c.charCodeAt(0)).buffer).getFloat64(0, true);
+    // the shortest text that reads back as x; NaN and ±Infinity as Zarr's strings
+    return Number.isFinite(x) ? String(x) : JSON.stringify(String(x));
   }
   // int(value): an integral number text stays exact; a fraction is cut toward zero.
-  if (t !== undefined && !/^-?\d+$/.test(t) && Number.isFinite(Number(t))) {
-    const x = Math.trunc(Number(t));
-    return NUMBER + (Number.isSafeInteger(x) ? String(x) : BigInt(x).toString());
-  }
-  return value;
+  const x = Math.trunc(Number(t));
+  return /^-?\d/.test(t) && !/^-?\d+$/.test(t) && Number.isFinite(x) ? BigInt(x).toString() : t;
 }
 
-// The CF attributes as xarray hands them to its decoders, as JSON text for fromCF.
-function cfAttributesText(meta, dataType, useFillValueAsMask) {
-  const attrs = meta.attrs && typeof meta.attrs === 'object' && !Array.isArray(meta.attrs) ? meta.attrs : {};
-  const out = {};
-  for (const k of CF_KEYS) {
-    // A null attribute is Python's None: xarray passes it over.
-    if (attrs[k] !== undefined && attrs[k] !== null) out[k] = attrs[k];
-  }
-  if (meta.format === 3 && !useFillValueAsMask && out._FillValue !== undefined) {
-    out._FillValue = v3FillValue(out._FillValue, dataType);
-  }
+// The CF attributes as xarray hands them to its decoders, as JSON text for fromCF (each value
+// the text the core read), or null when there are none.
+function cfAttributesText(p, dataType, useMask) {
+  const out = [];
+  CF_KEYS.forEach((k, i) => {
+    const t = p.attrs[i];
+    if (present(t)) out.push([k, k === '_FillValue' && p.format === 3 && !useMask ? v3FillValue(t, dataType) : t]);
+  });
   // xarray's use_zarr_fill_value_as_mask: the array's fill_value (when not null) is the _FillValue.
-  if (useFillValueAsMask && meta.fill !== undefined && meta.fill !== null) out._FillValue = meta.fill;
-  return writeKeepingNumbers(out);
+  if (useMask && present(p.fill)) {
+    const f = out.find(([k]) => k === '_FillValue');
+    if (f) f[1] = p.fill;
+    else out.push(['_FillValue', p.fill]);
+  }
+  return out.length === 0 ? null : `{${out.map(([k, t]) => `"${k}":${t}`).join(',')}}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -218,39 +230,61 @@ function looksLikeArray(a) {
     typeof a.resolve === 'function' && a.store && typeof a.store.get === 'function' && Array.isArray(a.shape);
 }
 
+// The arrays openCF made: they have no CF attributes left to unpack.
+const OPENED = new WeakSet();
+
 /**
  * From a zarrita array whose attributes carry CF packing, an array that `zarr.get` reads with
  * the values and float type of `xarray.open_zarr` (mask_and_scale on). An array without CF
- * attributes, or with nothing to unpack, comes back unchanged. The result's `cf` property says
- * what was applied: `{ packedDataType, dataType, codecs, warnings, attributes }`.
+ * attributes, or with nothing to unpack, comes back unchanged, and so does an array openCF
+ * returned. The result's `cf` property says what was applied: `{ packedDataType, dataType,
+ * codecs, warnings, attributes }`; its `attrs` are the array's without the CF attributes.
  */
-export async function openCF(array, options = {}) {
-  if (!looksLikeArray(array)) {
+export async function openCF(array, options) {
+  if (OPENED.has(array)) return array;
+  let ok;
+  try {
+    ok = looksLikeArray(array);
+  } catch (e) {
+    throw codedError('invalid_argument', `openCF(array): reading the array threw ${e?.message ?? e}`, e);
+  }
+  if (!ok) {
     throw codedError('invalid_argument', 'openCF(array): pass a zarrita array, e.g. await zarr.open(store, { kind: "array" })');
   }
   const opts = options ?? {};
-  if (opts.zarrFormat !== undefined && opts.zarrFormat !== 2 && opts.zarrFormat !== 3) {
-    throw codedError('invalid_argument', `openCF: zarrFormat must be 2 or 3, not ${String(opts.zarrFormat)}`);
+  if (typeof opts !== 'object' && typeof opts !== 'function') {
+    throw codedError('invalid_argument', `openCF: options must be an object, got ${describe(opts)}`);
+  }
+  const option = (k) => read(opts, k, `openCF() options.${k}`);
+  const zarrFormat = option('zarrFormat');
+  const consolidated = option('consolidated');
+  const useMask = option('useZarrFillValueAsMask');
+  const onWarning = option('onWarning');
+  if (zarrFormat !== undefined && zarrFormat !== 2 && zarrFormat !== 3) {
+    throw codedError('invalid_argument', `openCF: zarrFormat must be 2 or 3, not ${describe(zarrFormat)}`);
+  }
+  for (const [k, v] of [['consolidated', consolidated], ['useZarrFillValueAsMask', useMask]]) {
+    if (v !== undefined && typeof v !== 'boolean') {
+      throw codedError('invalid_argument', `openCF: ${k} must be true, false or undefined, not ${describe(v)}`);
+    }
   }
   await ready();
-  if (opts.consolidated !== undefined && typeof opts.consolidated !== 'boolean') {
-    throw codedError('invalid_argument', `openCF: consolidated must be true, false or undefined, not ${String(opts.consolidated)}`);
+  let pieces = await readPieces(array, zarrFormat, consolidated);
+  if (pieces === undefined) {
+    // No document to read (a store that serves no metadata): the attributes zarrita parsed,
+    // where an integral float (300.0) reads as an integer.
+    pieces = v3Pieces(toJsonText({ node_type: 'array', attributes: array.attrs ?? {} }), '', 'the attributes zarrita read');
   }
-  const meta = await readMetadata(array, opts.zarrFormat, opts.consolidated);
-  const useFillValueAsMask = opts.useZarrFillValueAsMask ?? meta.format === 2;
   const packed = array.dtype;
-  const hasCF = CF_KEYS.some((k) => meta.attrs?.[k] !== undefined && meta.attrs?.[k] !== null) ||
-    (useFillValueAsMask && meta.fill !== undefined && meta.fill !== null);
-  if (!hasCF) return array;
-
-  const attrsText = cfAttributesText(meta, packed, useFillValueAsMask);
+  const attrsText = cfAttributesText(pieces, packed, useMask ?? pieces.format === 2);
+  if (attrsText === null) return array;
   let cf;
   try {
     cf = fromCF(attrsText, packed);
   } catch (e) {
     throw codedError(e.code ?? 'invalid_metadata', `openCF ${array.path}: ${e.message}`, e);
   }
-  const warn = typeof opts.onWarning === 'function' ? opts.onWarning : (w) => console.warn(`openCF ${array.path}: ${w.pointer}: ${w.message}`);
+  const warn = typeof onWarning === 'function' ? onWarning : (w) => console.warn(`openCF ${array.path}: ${w.pointer}: ${w.message}`);
   for (const w of cf.warnings ?? []) warn(w);
 
   const codecs = ARRAY_CODECS(cf.codecs);
@@ -283,7 +317,7 @@ export async function openCF(array, options = {}) {
     chunk_key_encoding: { name: 'default', configuration: { separator: '/' } },
     fill_value: fillValue,
     codecs: [
-      ...(meta.order && meta.order.length === n ? [{ name: 'transpose', configuration: { order: meta.order } }] : []),
+      ...(pieces.order?.length === n ? [{ name: 'transpose', configuration: { order: pieces.order } }] : []),
       { name: 'bytes', configuration: { endian: 'little' } },
     ],
     attributes,
@@ -302,10 +336,12 @@ export async function openCF(array, options = {}) {
   Object.defineProperty(out, 'getChunk', {
     value: async (coords, o, opts2) => {
       const c = await array.getChunk(coords, o, opts2);
+      const label = `openCF ${array.path}, chunk [${coords.join(', ')}]`;
+      checkChunkLength(c, 'decode', label);
       try {
         return { data: decodeData(c.data), shape: c.shape, stride: c.stride };
       } catch (e) {
-        throw codedError(e.code ?? 'invalid_data', `openCF ${array.path}, chunk [${coords.join(', ')}]: ${e.message}`, e);
+        throw codedError(e.code ?? 'invalid_data', `${label}: ${e.message}`, e);
       }
     },
   });
@@ -315,8 +351,85 @@ export async function openCF(array, options = {}) {
       dataType: cf.data_type,
       codecs: cf.codecs,
       warnings: cf.warnings ?? [],
-      attributes: JSON.parse(attrsText),
+      attributes: parseExact(attrsText),
     }),
   });
+  OPENED.add(out);
   return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// keepV2Filters' document rewriting (js/zarrita.js), here to keep it off the download of v3 users
+
+const isFixedScaleOffset = (f) => f !== null && typeof f === 'object' && (f.id === 'fixedscaleoffset' || f.id === 'numcodecs.fixedscaleoffset');
+
+// A .zarray document with its fixedscaleoffset filters renamed; null if it has none.
+function renameFilters(doc, id) {
+  if (doc === null || typeof doc !== 'object' || !Array.isArray(doc.filters) || !doc.filters.some(isFixedScaleOffset)) return null;
+  return { ...doc, filters: doc.filters.map((f) => (isFixedScaleOffset(f) ? { ...f, id } : f)) };
+}
+
+// The end (exclusive) of the JSON string token whose opening quote is t[i].
+function stringEnd(t, i) {
+  for (let j = i + 1; ; j++) {
+    if (t[j] === '\\') j++;
+    else if (t[j] === '"') return j + 1;
+  }
+}
+
+// [key, start, end] of the value of each member of the JSON object at the first '{' from t[i]
+// (t is JSON that JSON.parse read), in source order, duplicates included.
+function memberSpans(t, i) {
+  const spans = [];
+  let depth = 0;
+  let key;
+  let start;
+  for (let j = t.indexOf('{', i); ; j++) {
+    const c = t[j];
+    if (c === '"') {
+      const e = stringEnd(t, j);
+      if (depth === 1 && key === undefined) key = JSON.parse(t.slice(j, e));
+      j = e - 1;
+    } else if (c === ':' && depth === 1) start = j + 1;
+    else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']' || (c === ',' && depth === 1)) {
+      if (depth === 1 && key !== undefined) {
+        spans.push([key, start, j]);
+        key = undefined;
+      }
+      if (c !== ',' && --depth === 0) return spans;
+    }
+  }
+}
+
+// keepV2Filters (js/zarrita.js): the bytes of a .zarray or .zmetadata document with its
+// fixedscaleoffset filters given the id `id`, or
+// the bytes unchanged (also when they are not JSON: zarrita reports that itself). Only the
+// changed .zarray documents are written anew (with JSON.stringify, which writes every number
+// JSON.parse read as the same double, as zarrita reads it); the rest of a .zmetadata keeps its
+// text, so the number spellings of other arrays (scale_factor 2.0, which xarray reads as a
+// float) survive for whoever reads it next.
+export function rewriteV2Document(key, bytes, id) {
+  const text = new TextDecoder().decode(bytes);
+  let doc;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    return bytes;
+  }
+  let out = null;
+  if (key.endsWith('.zarray')) {
+    const r = renameFilters(doc, id);
+    if (r !== null) out = JSON.stringify(r);
+  } else if (doc?.metadata !== null && typeof doc?.metadata === 'object' && !Array.isArray(doc.metadata)) {
+    // JSON.parse keeps the last "metadata" member: so does this.
+    const meta = memberSpans(text, 0).findLast(([k]) => k === 'metadata');
+    let t = text;
+    for (const [k, s, e] of memberSpans(text, meta[1]).reverse()) {
+      const r = k.endsWith('.zarray') ? renameFilters(JSON.parse(text.slice(s, e)), id) : null;
+      if (r !== null) t = t.slice(0, s) + JSON.stringify(r) + t.slice(e);
+    }
+    if (t !== text) out = t;
+  }
+  return out === null ? bytes : new TextEncoder().encode(out);
 }

@@ -59,8 +59,9 @@ export function isReady() {
 // trap, a toJSON method) is told apart from ours, whatever `.code` it carries.
 const OURS = new WeakSet();
 
-export function codedError(code, message, cause) {
-  const e = cause === undefined ? new Error(message) : new Error(message, { cause });
+/** An Error (or an error of class `Type`, e.g. TypeError) with the stable `.code`, `cause` kept. */
+export function codedError(code, message, cause, Type = Error) {
+  const e = cause === undefined ? new Type(message) : new Type(message, { cause });
   e.code = code;
   OURS.add(e);
   return e;
@@ -364,14 +365,17 @@ function isShared(buffer) {
 
 // A description of a caller's value for a message; never throws (a revoked Proxy, a throwing
 // trap) and reads no typed array through its own properties.
+// "a" or "an" before a word ("an Int16Array", "a Uint8Array", "a Float32Array").
+export const an = (word) => `${/^[aeio]/i.test(word) ? 'an' : 'a'} ${word}`;
+
 export function describe(v) {
   if (v === null) return 'null';
   if (v === undefined) return 'undefined';
   const tag = typedArrayTag(v);
-  if (tag !== undefined) return `a ${tag} of length ${TA_LENGTH.call(v)}`;
+  if (tag !== undefined) return `${an(tag)} of length ${TA_LENGTH.call(v)}`;
   const b = bufferInfo(v);
   if (b !== undefined) return `${b.shared ? 'a SharedArrayBuffer' : 'an ArrayBuffer'} of ${b.byteLength} bytes`;
-  if (typeof v !== 'object') return `a ${typeof v}`;
+  if (typeof v !== 'object') return an(typeof v);
   try {
     if (Array.isArray(v)) return `an Array of length ${v.length}`;
     return `an object (${Object.prototype.toString.call(v)})`;
@@ -397,7 +401,7 @@ function expectedText(kind, dataTypeName) {
       ? `a Float16Array (or a Uint16Array of raw float16 bits) for data type ${dataTypeName}`
       : `a Uint16Array of raw float16 bits for data type ${dataTypeName} (this runtime has no Float16Array)`;
   }
-  return `a ${kind} for data type ${dataTypeName}`;
+  return `${an(kind)} for data type ${dataTypeName}`;
 }
 
 // Checks that `data` is a typed array of the right kind and returns a zero-copy byte view of the
@@ -448,6 +452,39 @@ export function freshArray(kind, n) {
     if (b.byteOffset === 0 && b.buffer.byteLength === byteLength) return new Ctor(b.buffer, 0, n);
   }
   return new Ctor(n);
+}
+
+// The number of elements of a chunk of `shape` (zarrita's chunk shape), or -1 if it is not a
+// list of non-negative safe integers.
+function elementCount(shape) {
+  if (!Array.isArray(shape)) return -1;
+  let n = 1;
+  for (const d of shape) {
+    if (!Number.isSafeInteger(d) || d < 0) return -1;
+    n *= d;
+    if (!Number.isSafeInteger(n)) return -1;
+  }
+  return n;
+}
+
+// A zarrita chunk `{ data, shape }` whose data does not fill its shape is an error, never a
+// partial result: zarrita would pad the missing elements with zeros (or drop the extra ones).
+// A short one comes from a truncated chunk file or a shard index giving an inner chunk too short
+// a byte range; a long one typically from a server that ignores HTTP Range requests (a sharded
+// array's inner chunk read returns the whole shard). `label` names the codec or array.
+export function checkChunkLength(chunk, direction, label) {
+  const want = elementCount(chunk?.shape);
+  const have = chunk?.data?.length;
+  if (want >= 0 && have === want) return;
+  const shape = Array.isArray(chunk?.shape) ? `[${chunk.shape.join(', ')}]` : String(chunk?.shape);
+  const decoding = direction === 'decode';
+  throw codedError(
+    'length_mismatch',
+    `${label}: ${decoding ? 'the stored chunk decodes to' : 'the chunk to encode holds'} ${have} elements, but its shape ${shape} needs ${want < 0 ? 'a valid shape' : want}` +
+      (!decoding ? '' : have < want
+        ? ' (the chunk is truncated: a short chunk file, or a shard index giving this inner chunk too short a byte range)'
+        : ' (too long: a server ignoring HTTP Range requests, e.g. python -m http.server, sends a whole shard for an inner chunk)'),
+  );
 }
 
 // The bytes of a typed array.

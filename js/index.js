@@ -35,23 +35,9 @@ import {
   typedArrayTag,
   unaliased,
 } from './core.js';
-import { numberText, parseKeepingNumbers } from './numbers.js';
+import { parseExact } from './numbers.js';
 
 export { ready, isReady, bind, toJsonText, errorCode } from './core.js';
-
-// Parses JSON text of the core (fromCF, fromFixedScaleOffset) without rounding: an integer that no
-// double equals (an int64/uint64 fill value or scalar_map code such as netCDF's default int64
-// fill -9223372036854775806) becomes a bigint, which toJson writes back exactly; JSON.parse would
-// give the nearest double, a different integer. Every other number (also an integral float the
-// core writes without a ".", e.g. an offset of 2^60) stays a number.
-function parseExact(text) {
-  return parseKeepingNumbers(text, (k, v) => {
-    const t = numberText(v);
-    if (t === undefined) return v;
-    const n = Number(t);
-    return /^-?\d+$/.test(t) && BigInt(n) !== BigInt(t) ? BigInt(t) : n;
-  });
-}
 
 function metadataText(metadata) {
   if (typeof metadata === 'string') return metadata;

@@ -1,24 +1,34 @@
-// JSON text read with the source text of every number kept: JSON.parse keeps only the nearest
-// double, which loses int64/uint64 values beyond 2^53 and tells 300.0 from 300 no more. Shared by
-// js/index.js (fromCF and fromFixedScaleOffset results: integers no double equals become bigint)
-// and js/cf.js (xarray's float type depends on how an attribute was written). Internal: not part
-// of the package's API (package.json does not export this file).
+// JSON text of the Rust core (fromCF, fromFixedScaleOffset, fromCFDocument results) parsed with
+// every number read from its source text: JSON.parse keeps only the nearest double, which loses
+// int64/uint64 values beyond 2^53 (an int64 fill value or scalar_map code such as netCDF's
+// default int64 fill -9223372036854775806). Shared by js/index.js and js/cf.js. Internal: not
+// part of the package's API (package.json does not export this file).
 
-/** The prefix of the marker string that stands for a number in parseKeepingNumbers' result. */
-export const NUMBER = '\u0000zso-number:';
+// A JSON string token (matched whole, so that nothing inside it is taken for a number) or a
+// number token. The string pattern is unrolled (no alternation repeated per character), so a
+// string of any length is matched without deep backtracking.
+const TOKENS = /"[^"\\]*(?:\\.[^"\\]*)*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 
-// A number token of JSON (and the NaN / Infinity tokens Python's json module writes); strings
-// are matched whole so that nothing inside them is taken for a number.
-const TOKENS = /"(?:[^"\\]|\\.)*"|(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|-?Infinity|NaN)/g;
-
-/**
- * JSON.parse of `text` with every number token as a marker string (NUMBER + its source text);
- * `reviver` as JSON.parse's, seeing the markers (numberText reads them).
- */
-export function parseKeepingNumbers(text, reviver) {
-  const marked = text.replace(TOKENS, (m, num) => (num === undefined ? m : JSON.stringify(NUMBER + num)));
-  return JSON.parse(marked, reviver);
+// Marked values back to plain ones: "s…" was a string (or key), "n…" a number.
+function unmark(v) {
+  if (typeof v === 'string') {
+    const t = v.slice(1);
+    if (v[0] === 's') return t;
+    const n = Number(t);
+    return /^-?\d+$/.test(t) && BigInt(n) !== BigInt(t) ? BigInt(t) : n;
+  }
+  if (Array.isArray(v)) return v.map(unmark);
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k.slice(1), unmark(x)]));
+  return v;
 }
 
-/** The source text of a number marker, or undefined for any other value. */
-export const numberText = (v) => (typeof v === 'string' && v.startsWith(NUMBER) ? v.slice(NUMBER.length) : undefined);
+/**
+ * JSON.parse of `text`, except that an integer no double equals becomes a bigint (which the
+ * package's JSON writer writes back exactly); every other number (also an integral float the
+ * core writes without a ".", e.g. an offset of 2^60) is a number. Every string and key of the
+ * text is marked "s…" and every number "n<its text>" before JSON.parse, so no string can pass
+ * for a number.
+ */
+export function parseExact(text) {
+  return unmark(JSON.parse(text.replace(TOKENS, (m) => (m[0] === '"' ? `"s${m.slice(1)}` : `"n${m}"`))));
+}

@@ -90,8 +90,11 @@ export interface ZarritaReadable {
  * `fixedscaleoffset` filters exactly as numcodecs does (float64 arithmetic, one cast; NaN fill
  * values allowed) rather than through zarrita's rewrite into the v3 codecs `scale_offset` +
  * `cast_value`, which mean what the v3 specifications say. zarrita does not tell a codec whether
- * an array is v2 or v3; this wrapper does. Every other key and property passes through unchanged.
- * `zarr.open(keepV2Filters(store))`; consolidated: `zarr.withConsolidated(keepV2Filters(store))`.
+ * an array is v2 or v3; this wrapper does. It changes only the filter entries (a `.zmetadata`
+ * keeps the text of everything else, number spellings included); every other key and property
+ * passes through unchanged. `zarr.open(keepV2Filters(store))`; consolidated:
+ * `zarr.withConsolidatedMetadata(keepV2Filters(store))`. Not a store: a TypeError with `.code`
+ * `invalid_argument`.
  */
 export function keepV2Filters<S extends ZarritaReadable>(store: S): S;
 
@@ -111,11 +114,12 @@ export interface OpenCFOptions {
   /** Which metadata document to read (default: zarr.json if present, else .zarray/.zattrs). */
   zarrFormat?: 2 | 3;
   /**
-   * Zarr v2: read the array's `.zarray`/`.zattrs` from the store's consolidated metadata
-   * (`.zmetadata`) when it lists them, as `xarray.open_zarr` does by default (also behind
-   * zarrita's `withConsolidatedMetadata`, whose re-serialised documents turn `2.0` into `2`).
-   * `false`: only the array's own files; `true`: `.zmetadata` must list the array
-   * (`invalid_metadata` otherwise). Default: use `.zmetadata` when it lists the array.
+   * Read the array's documents from the store's consolidated metadata (v3: the root
+   * `zarr.json`'s `consolidated_metadata`; v2: `.zmetadata`) when it lists the array, as
+   * `xarray.open_zarr` does by default. Every document is read as stored, from beneath
+   * zarrita's `withConsolidatedMetadata` and `keepV2Filters` (whose re-serialised copies turn
+   * `2.0` into `2`). `false`: only the array's own files; `true`: the consolidated metadata
+   * must list the array (`invalid_metadata` otherwise). Default: use it when it lists the array.
    */
   consolidated?: boolean;
   /** Called for what was ignored as xarray ignores it (default: console.warn). */

@@ -38,7 +38,7 @@
 // finds the code either way.
 
 import { DATA_TYPES } from './dtypes.js';
-import { bind, ready, toJsonText } from './core.js';
+import { bind, checkChunkLength, codedError, ready, toJsonText } from './core.js';
 
 /** The codecs of this package by their zarrita registry names (`register` also sets V2_FIXEDSCALEOFFSET). */
 export const codecNames = Object.freeze(['scale_offset', 'cast_value', 'cf.scale_offset', 'numcodecs.fixedscaleoffset']);
@@ -70,12 +70,6 @@ function zarritaType(dataType) {
 
 // ---------------------------------------------------------------------------------------------
 // errors
-
-function codedError(code, message, cause) {
-  const e = new Error(message, cause === undefined ? undefined : { cause });
-  e.code = code;
-  return e;
-}
 
 function describeCodec(name, index) {
   return index >= 0 ? `${name} (codec ${index} of the chunk's codecs)` : name;
@@ -133,18 +127,8 @@ function asZarrita(data, dataType) {
   return Uint8Array.from(data, (v) => v & mask);
 }
 
-// The number of elements of a chunk of `shape` (zarrita's chunk shape), or -1 if it is not a
-// list of non-negative safe integers.
-function elementCount(shape) {
-  if (!Array.isArray(shape)) return -1;
-  let n = 1;
-  for (const d of shape) {
-    if (!Number.isSafeInteger(d) || d < 0) return -1;
-    n *= d;
-    if (!Number.isSafeInteger(n)) return -1;
-  }
-  return n;
-}
+// The data a chain of our codecs was given to encode, by the data of each step's output.
+const WRITTEN = new WeakMap();
 
 /**
  * The instance `fromConfig` returns for one codec of a chunk's codecs list.
@@ -162,25 +146,9 @@ class Codec {
     this.#label = label;
   }
 
-  // A chunk whose data does not fill its shape is an error, never a partial result: zarrita
-  // would pad the missing elements with zeros. It happens when a shard index gives an inner chunk
-  // too short a byte range (a corrupt or truncated shard), and for a truncated chunk file.
-  #checkLength(chunk, direction) {
-    const want = elementCount(chunk?.shape);
-    const have = chunk?.data?.length;
-    if (want >= 0 && have === want) return;
-    const shape = Array.isArray(chunk?.shape) ? `[${chunk.shape.join(', ')}]` : String(chunk?.shape);
-    const what = direction === 'decode' ? 'the stored chunk decodes to' : 'the chunk to encode holds';
-    throw codedError(
-      'length_mismatch',
-      `zarr-scale-offset ${this.#label}: ${what} ${have} elements, but its shape ${shape} needs ${want < 0 ? 'a valid shape' : want}` +
-        (direction === 'decode' && have < want ? ' (the chunk is truncated: a short chunk file, or a shard index giving this inner chunk too short a byte range)' : ''),
-    );
-  }
-
   /** Decodes one chunk of the encoded data type; returns a new chunk. Throws `length_mismatch` if the data does not fill the shape. */
   decode(chunk) {
-    this.#checkLength(chunk, 'decode');
+    checkChunkLength(chunk, 'decode', `zarr-scale-offset ${this.#label}`);
     const b = this.#bound;
     const data = b.decode(toCore(chunk.data, b.encodedDataType));
     return { data, shape: chunk.shape, stride: chunk.stride };
@@ -188,9 +156,20 @@ class Codec {
 
   /** Encodes one chunk of the data type this codec receives; returns a new chunk. Throws `length_mismatch` if the data does not fill the shape. */
   encode(chunk) {
-    this.#checkLength(chunk, 'encode');
+    checkChunkLength(chunk, 'encode', `zarr-scale-offset ${this.#label}`);
     const b = this.#bound;
-    const data = asZarrita(b.encode(toCoreInput(chunk.data, b.decodedDataType)), b.encodedDataType);
+    const input = chunk.data;
+    let data;
+    try {
+      data = asZarrita(b.encode(toCoreInput(input, b.decodedDataType)), b.encodedDataType);
+    } catch (e) {
+      // Name the element with the value the caller wrote (our codecs map element i to element i;
+      // zarrita tells a codec nothing about the chunk's place in the array).
+      const i = /element (\d+)/.exec(e.message)?.[1];
+      const at = i === undefined ? '' : `element ${i} of the chunk (written: ${(WRITTEN.get(input) ?? input)[i]}): `;
+      throw codedError(e.code ?? 'invalid_data', `zarr-scale-offset ${this.#label}: ${at}${e.message.trim()}`, e);
+    }
+    WRITTEN.set(data, WRITTEN.get(input) ?? input);
     return { data, shape: chunk.shape, stride: chunk.stride };
   }
 
@@ -231,7 +210,10 @@ function bindCodec(label, codec, dataType, fill) {
     // The core names the field inside the codec object ("/configuration/scale: ..."), or the
     // codec itself as "(root)".
     const message = String(e.message).replace(/^\(root\): /, '');
-    throw codedError(e.code ?? 'invalid_metadata', `zarr-scale-offset ${label}: ${message}`, e);
+    // zarrita reads a v2 fixedscaleoffset filter as scale_offset + cast_value, where a NaN fill
+    // value cannot be cast to an integer astype
+    const hint = /fill value NaN/.test(message) ? ' (a v2 fixedscaleoffset filter? Read it through keepV2Filters(store), as numcodecs does)' : '';
+    throw codedError(e.code ?? 'invalid_metadata', `zarr-scale-offset ${label}: ${message}${hint}`, e);
   }
 }
 
@@ -325,43 +307,6 @@ const v2Entry = Object.freeze({
   fromConfig: (config, meta) => fromConfig(V2_FIXEDSCALEOFFSET, 'numcodecs.fixedscaleoffset', config, meta, v2FilterConfig),
 });
 
-const isFixedScaleOffset = (f) => f !== null && typeof f === 'object' && (f.id === 'fixedscaleoffset' || f.id === 'numcodecs.fixedscaleoffset');
-
-// A .zarray document with its fixedscaleoffset filters renamed; null if it has none.
-function renameFilters(doc) {
-  if (doc === null || typeof doc !== 'object' || !Array.isArray(doc.filters) || !doc.filters.some(isFixedScaleOffset)) return null;
-  return { ...doc, filters: doc.filters.map((f) => (isFixedScaleOffset(f) ? { ...f, id: V2_FILTER_ID } : f)) };
-}
-
-// The bytes of a .zarray or .zmetadata document with its fixedscaleoffset filters renamed, or
-// the bytes unchanged (also when they are not JSON: zarrita reports that itself).
-function rewriteV2Document(key, bytes) {
-  let doc;
-  try {
-    doc = JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    return bytes;
-  }
-  let changed = null;
-  if (key.endsWith('.zarray')) {
-    changed = renameFilters(doc);
-  } else if (doc !== null && typeof doc === 'object' && doc.metadata !== null && typeof doc.metadata === 'object') {
-    const metadata = { ...doc.metadata };
-    let any = false;
-    for (const [k, v] of Object.entries(metadata)) {
-      const r = k.endsWith('.zarray') ? renameFilters(v) : null;
-      if (r !== null) {
-        metadata[k] = r;
-        any = true;
-      }
-    }
-    if (any) changed = { ...doc, metadata };
-  }
-  // JSON.stringify writes every number JSON.parse read back as the same double, and zarrita
-  // parses the document with JSON.parse too: no value changes on the way.
-  return changed === null ? bytes : new TextEncoder().encode(JSON.stringify(changed));
-}
-
 const V2_DOCUMENT = /(^|\/)\.(zarray|zmetadata)$/;
 
 /**
@@ -369,16 +314,26 @@ const V2_DOCUMENT = /(^|\/)\.(zarray|zmetadata)$/;
  * read through it decode their `fixedscaleoffset` filters exactly as numcodecs does (float64
  * arithmetic, one cast; NaN fill values allowed), instead of zarrita's rewrite into the v3 codecs
  * `scale_offset` + `cast_value`. Every other key, and every property of the store, is passed
- * through unchanged. Needs `register`. `zarr.open(keepV2Filters(store))`; with consolidated
- * metadata, `zarr.withConsolidated(keepV2Filters(store))`.
+ * through unchanged, and in a .zmetadata only the entries of the arrays with such a filter are
+ * written anew. Needs `register`. `zarr.open(keepV2Filters(store))`; with consolidated
+ * metadata, `zarr.withConsolidatedMetadata(keepV2Filters(store))`.
  */
 export function keepV2Filters(store) {
-  if (store === null || (typeof store !== 'object' && typeof store !== 'function') || typeof store.get !== 'function') {
-    throw new TypeError('keepV2Filters(store): pass a zarrita store (an object with get(key)), e.g. new zarr.FetchStore(url)');
+  let get0;
+  try {
+    get0 = store.get;
+  } catch (e) {
+    get0 = e;
+  }
+  if (typeof get0 !== 'function') {
+    throw codedError('invalid_argument', 'keepV2Filters(store): pass a zarrita store (an object with get(key)), e.g. new zarr.FetchStore(url)', get0 instanceof Error ? get0 : undefined, TypeError);
   }
   const get = async (key, ...rest) => {
     const bytes = await store.get(key, ...rest);
-    return bytes instanceof Uint8Array && typeof key === 'string' && V2_DOCUMENT.test(key) ? rewriteV2Document(key, bytes) : bytes;
+    // (the rewriting is in js/cf.js, loaded on first use: it is not needed for v3 stores)
+    return bytes instanceof Uint8Array && typeof key === 'string' && V2_DOCUMENT.test(key)
+      ? (await import('./cf.js')).rewriteV2Document(key, bytes, V2_FILTER_ID)
+      : bytes;
   };
   return new Proxy(store, {
     get(target, prop) {
@@ -407,7 +362,7 @@ export function keepV2Filters(store) {
 export function register(registry) {
   if (!registry || typeof registry.set !== 'function') {
     // A TypeError (the kind of mistake it is) with the package's stable `.code`, like every error it throws.
-    throw Object.assign(new TypeError('register(registry): pass zarrita\'s codec registry, e.g. register(zarr.registry) after import * as zarr from "zarrita"'), { code: 'invalid_argument' });
+    throw codedError('invalid_argument', 'register(registry): pass zarrita\'s codec registry, e.g. register(zarr.registry) after import * as zarr from "zarrita"', undefined, TypeError);
   }
   const loading = ready();
   const names = [...codecNames, V2_FIXEDSCALEOFFSET];

@@ -49,6 +49,7 @@
 mod args;
 mod bound;
 mod cf;
+mod cf_document;
 mod chain;
 mod codec;
 mod json;
@@ -344,6 +345,21 @@ pub fn from_cf(
         None => None,
     };
     Ok(cf::from_cf(&json::parse(attrs)?, packed, ad)?.to_json_string())
+}
+
+/// The values at `pointers` (JSON pointers, one a line) in the metadata document `text`, each as
+/// its JSON text with numbers as written (`2.0` stays `2.0`), as JSON text of an array of
+/// strings (`null` where there is no value). What JS's `openCF` reads CF attributes through;
+/// hidden from the documented API (a helper of the JS binding, not a codec function).
+///
+/// ```
+/// let doc = r#"{"attributes": {"scale_factor": 2.0, "units": "K"}, "fill_value": 0}"#;
+/// let got = zarr_scale_offset::cf_select(doc, "/attributes/scale_factor\n/attributes/add_offset").unwrap();
+/// assert_eq!(got, r#"["2.0",null]"#);
+/// ```
+#[doc(hidden)]
+pub fn cf_select(text: &str, pointers: &str) -> Result<String> {
+    Ok(json::Json::Array(cf_document::cf_select(text, pointers)?).to_json_string())
 }
 
 /// The `[scale_offset, cast_value]` sequence that supersedes a `numcodecs.fixedscaleoffset`

@@ -74,7 +74,7 @@ fn shape(v: &Json, pointer: &str, chunk: bool, report: &mut Report) -> Option<(u
         _ if valid => {
             report.error(Error::metadata(
                 pointer,
-                "has more elements than can be addressed in one chunk",
+                "has more elements than one chunk may have (at most 2^28 - 1 in WebAssembly, so that byte counts stay addressable)",
             ));
             None
         }

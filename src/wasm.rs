@@ -522,6 +522,13 @@ pub fn from_cf(
     crate::from_cf(attrs, packed_data_type, attribute_dtype.as_deref()).map_err(to_js)
 }
 
+/// The values at `pointers` (JSON pointers, one a line) in the document `text`, each as its
+/// JSON text with numbers as written: JSON text of an array of strings or nulls (`crate::cf_select`).
+#[wasm_bindgen(js_name = cfSelect)]
+pub fn cf_select(text: &str, pointers: &str) -> Result<String, JsValue> {
+    crate::cf_select(text, pointers).map_err(to_js)
+}
+
 /// The `[scale_offset, cast_value]` replacement of a `numcodecs.fixedscaleoffset` configuration
 /// (JSON text), as JSON text.
 #[wasm_bindgen(js_name = fromFixedScaleOffset)]

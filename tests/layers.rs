@@ -34,7 +34,7 @@ const MAIN: &[&[&str]] = &[
     &["metadata"],
     &["args"],
     &["bound"],
-    &["cf"],
+    &["cf", "cf_document"],
     &["lib"],
     &["wasm", "kernel_tests"],
 ];
