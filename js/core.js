@@ -472,19 +472,23 @@ function elementCount(shape) {
 // A short one comes from a truncated chunk file or a shard index giving an inner chunk too short
 // a byte range; a long one typically from a server that ignores HTTP Range requests (a sharded
 // array's inner chunk read returns the whole shard). `label` names the codec or array.
+// The hints of a decoded chunk of the wrong length (an object, so that the minifier keeps them
+// off the line that creates the error: Node prints that line above an uncaught error).
+const LENGTH_HINTS = {
+  short: ' (the chunk is truncated: a short chunk file, or a shard index giving this inner chunk too short a byte range)',
+  long: ' (too long: a server ignoring HTTP Range requests, e.g. python -m http.server, sends a whole shard for an inner chunk)',
+};
+
 export function checkChunkLength(chunk, direction, label) {
   const want = elementCount(chunk?.shape);
   const have = chunk?.data?.length;
   if (want >= 0 && have === want) return;
   const shape = Array.isArray(chunk?.shape) ? `[${chunk.shape.join(', ')}]` : String(chunk?.shape);
   const decoding = direction === 'decode';
-  throw codedError(
-    'length_mismatch',
-    `${label}: ${decoding ? 'the stored chunk decodes to' : 'the chunk to encode holds'} ${have} elements, but its shape ${shape} needs ${want < 0 ? 'a valid shape' : want}` +
-      (!decoding ? '' : have < want
-        ? ' (the chunk is truncated: a short chunk file, or a shard index giving this inner chunk too short a byte range)'
-        : ' (too long: a server ignoring HTTP Range requests, e.g. python -m http.server, sends a whole shard for an inner chunk)'),
-  );
+  const hint = !decoding ? '' : have < want ? LENGTH_HINTS.short : LENGTH_HINTS.long;
+  const what = decoding ? 'the stored chunk decodes to' : 'the chunk to encode holds';
+  const msg = `${label}: ${what} ${have} elements, but its shape ${shape} needs ${want < 0 ? 'a valid shape' : want}${hint}`;
+  throw codedError('length_mismatch', msg);
 }
 
 // The bytes of a typed array.
