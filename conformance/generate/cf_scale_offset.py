@@ -193,7 +193,10 @@ def xarray_float_alone(id_, dt, stored, scale, offset, note, fill=0.0, encode_va
         attrs["add_offset"] = t(offset)
     dec = xr_decode(stored, attrs)
     assert dec.dtype == t, (id_, dec.dtype)
-    text = (lambda x: f32text(x)) if dt == "float32" else (lambda x: float(x))
+    def text(x):
+        if not np.isfinite(x):
+            return "NaN" if np.isnan(x) else ("Infinity" if x > 0 else "-Infinity")
+        return f32text(x) if dt == "float32" else float(x)
     m = meta(dt, len(stored), fill, [cf(None if scale is None else text(scale), None if offset is None else text(offset)), bytes_codec(dt)])
     vec(id_ + "/dec", XR_DEC, m, "decode_only", note, hexof(dec, dt), hexof(stored, dt))
     if encode_values is not None:
@@ -538,6 +541,9 @@ def float_edges():
         "float64 decode x * 0.1 + 1e308: NaN and infinities pass, 0 and -0 give the offset; 3 * 0.1 "
         "is 0.30000000000000004 (multiplying, not dividing by 10).",
         encode_values=[np.nan, np.inf, 1e308, 1.7976931348623157e308, -1.7976931348623157e308])
+    xarray_float_alone(
+        "float64-infinite-scale", "float64", [0.0, 1.0, -1.0, np.nan, 1e-300], np.inf, 1.0,
+        "float64 scale Infinity (valid, with a warning): 0 * inf is NaN, others +-Infinity.")
     xarray_float_alone(
         "float64-negative-scale", "float64",
         [0.0, -0.0, 1.0, -1.0, 3.0, 1e300], -0.25, 10.0,
