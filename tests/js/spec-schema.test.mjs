@@ -1,7 +1,8 @@
 // docs/spec/cf.scale_offset.schema.json (JSON Schema 2020-12, checked with ajv) against the
 // package's own configuration reader (`validate`, the Rust reader compiled to wasm):
 //   1. every cf.scale_offset codec object of the conformance vectors that is not a metadata error
-//      is valid under the schema;
+//      is valid under the schema, and one of a metadata_error vector is rejected by the schema
+//      exactly when validate rejects it for every data type;
 //   2. over a generated set of codec objects (each field alone in every spelling of a list of
 //      numbers, fill-value strings, lenient spellings and non-scalars; pairs of numbers and
 //      specials; extra keys, non-object configurations, the short-hand name, must_understand),
@@ -16,7 +17,7 @@ import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 
 import * as z from 'zarr-scale-offset';
-import { ROOT, VECTORS, DTYPES, loadFamily } from './helpers.mjs';
+import { ROOT, VECTORS, DTYPES, loadFamily, rawArray, rawObject } from './helpers.mjs';
 
 const schema = JSON.parse(readFileSync(path.join(ROOT, 'docs', 'spec', 'cf.scale_offset.schema.json'), 'utf8'));
 const check = new Ajv2020({ strict: true, allErrors: true }).compile(schema);
@@ -46,21 +47,45 @@ function readerAccepts(codecText, offsetText) {
   });
 }
 
-test('schema: every cf.scale_offset codec object of the valid vectors is valid', (t) => {
+test('schema: the cf.scale_offset codec objects of the vectors: valid ones valid, invalid ones as validate says', (t) => {
   const families = readdirSync(VECTORS).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5));
-  let n = 0;
+  let valid = 0;
+  let rejected = 0;
+  let typeDependent = 0;
+  const disagree = [];
   for (const family of families) {
     for (const v of loadFamily(family)) {
-      if (v.expect === 'metadata_error') continue;
-      for (const c of v.metadata.codecs ?? []) {
+      const codecs = v.metadata.codecs ?? [];
+      const texts = v.expect === 'metadata_error' ? rawArray(rawObject(v.metadataText).get('codecs')) : [];
+      for (const [i, c] of codecs.entries()) {
         if (c !== 'cf.scale_offset' && c?.name !== 'cf.scale_offset') continue;
-        assert.ok(check(c), `${v.id}: ${JSON.stringify(c)}: ${JSON.stringify(check.errors)}`);
-        n++;
+        if (v.expect !== 'metadata_error') {
+          // Every codec object of a valid vector is in the strict form.
+          assert.ok(check(c), `${v.id}: ${JSON.stringify(c)}: ${JSON.stringify(check.errors)}`);
+          valid++;
+          continue;
+        }
+        // An invalid vector: the schema rejects the codec object exactly when validate rejects it
+        // for every data type (otherwise the vector's error is its data type's or its fill
+        // value's, which the schema cannot know).
+        const text = texts[i];
+        const cfg = text.startsWith('{') ? rawObject(text).get('configuration') : undefined;
+        const offset = cfg?.startsWith('{') ? rawObject(cfg).get('offset') : undefined;
+        const bySchema = check(parseForSchema(text));
+        const byReader = readerAccepts(text, offset);
+        if (bySchema !== byReader) disagree.push(`${v.id}: schema ${bySchema}, validate ${byReader}`);
+        else if (bySchema) typeDependent++;
+        else rejected++;
       }
     }
   }
-  assert.ok(n >= 50, `${n} codec objects`);
-  t.diagnostic(`${n} cf.scale_offset codec objects of valid vectors: all valid under the schema`);
+  assert.deepEqual(disagree, []);
+  assert.ok(valid >= 50 && rejected >= 10, `${valid} valid, ${rejected} rejected`);
+  t.diagnostic(
+    `cf.scale_offset codec objects in the vectors: ${valid} of valid vectors, all valid under the schema; ` +
+      `of metadata_error vectors ${rejected} rejected by the schema and by validate for every data type, ` +
+      `${typeDependent} valid for some data type (the error is the array's data type's or fill value's)`,
+  );
 });
 
 const NUMBERS = ['0', '-0.0', '0.0', '1', '-1', '0.1', '-2.5', '3', '1e-400', '1e400', '-1e400', '1000.0', '255', '300',
