@@ -9,7 +9,7 @@ import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SEEDS = path.join(ROOT, 'fuzz', 'seeds');
-const VECTORS = path.join(ROOT, 'tests', 'fixtures', 'vectors');
+const VECTORS = path.join(ROOT, 'conformance', 'vectors');
 const TYPES = ['int2', 'int4', 'int8', 'int16', 'int32', 'int64', 'uint2', 'uint4', 'uint8', 'uint16', 'uint32',
   'uint64', 'float4_e2m1fn', 'float6_e2m3fn', 'float6_e3m2fn', 'float8_e3m4', 'float8_e4m3', 'float8_e4m3b11fnuz',
   'float8_e4m3fnuz', 'float8_e5m2', 'float8_e5m2fnuz', 'float8_e8m0fnu', 'bfloat16', 'float16', 'float32', 'float64'];

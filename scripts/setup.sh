@@ -8,7 +8,7 @@
 #   * wasm-pack 0.15.1
 #   * apt xz-utils (only as root; scripts/build.mjs compresses the inlined .wasm with `xz`)
 #   * apt chromium + chromium-driver (only as root; for the headless-Chromium tests)
-#   * npm ci (binaryen 132.0.0 = wasm-opt, playwright-core 1.65.1) when node_modules is missing or
+#   * npm ci (binaryen 132.0.0 = wasm-opt, playwright-core 1.65.1, ajv 8.20.0 for the spec schema test) when node_modules is missing or
 #     older than package-lock.json
 #
 # Nothing here downloads a browser or anything from GitHub.

@@ -1,4 +1,4 @@
-//! Native conformance runner: every vector of the implemented families in tests/fixtures/vectors
+//! Native conformance runner: every vector of the implemented families in conformance/vectors
 //! through the chunk API and the typed-array (array->array) API, byte for byte (any NaN equals
 //! any NaN for float types; only the low bits of sub-byte stored values count).
 // Test code may unwrap, index and panic (the workspace lints deny them in the library).
@@ -11,14 +11,15 @@ use zarr_scale_offset::{
     decode, decode_chunk, encode, encode_chunk, encoded_data_type, validate, DataType,
 };
 
-/// Every family of tests/fixtures/vectors.
-const FAMILIES: [&str; 7] = [
+/// Every family of conformance/vectors.
+const FAMILIES: [&str; 8] = [
     "fixedscaleoffset",
     "scale_offset",
     "cast_value",
     "chains",
     "exotic",
     "cf",
+    "cf_scale_offset",
     "metadata_errors",
 ];
 
@@ -76,7 +77,7 @@ struct Case {
 
 fn load(family: &str) -> Vec<Case> {
     let text =
-        fs::read_to_string(format!("tests/fixtures/vectors/{family}.json")).expect("read vectors");
+        fs::read_to_string(format!("conformance/vectors/{family}.json")).expect("read vectors");
     let doc = parse(&text).expect("parse vectors");
     let mut out = Vec::new();
     for v in doc.as_array().expect("array") {

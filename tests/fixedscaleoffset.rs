@@ -1,5 +1,5 @@
 //! `numcodecs.fixedscaleoffset` (read-only) and Zarr v2 `.zarray` translation, natively:
-//! every vector of `tests/fixtures/vectors/fixedscaleoffset.json` (oracle numcodecs 0.17.1 on
+//! every vector of `conformance/vectors/fixedscaleoffset.json` (oracle numcodecs 0.17.1 on
 //! x86-64) through the codec itself, the fixedscaleoffset metadata errors, the two real stores
 //! (the v2 MRI store, zlib; the v3 topobathy store, gzip) decoded and assembled bit for bit, the
 //! x86-64 cast table, the read-only error and the replacement sequence.
@@ -78,7 +78,7 @@ fn bind(meta: &Json) -> (FixedScaleOffset, bool) {
 }
 
 fn load(family: &str) -> Vec<Json> {
-    let text = fs::read_to_string(format!("tests/fixtures/vectors/{family}.json")).unwrap();
+    let text = fs::read_to_string(format!("conformance/vectors/{family}.json")).unwrap();
     match parse(&text).unwrap() {
         Json::Array(v) => v,
         _ => panic!("not an array"),

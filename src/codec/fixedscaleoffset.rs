@@ -85,7 +85,7 @@
 //! scale_offset spec ("Legacy `numcodecs.fixedscaleoffset` codec"), built by
 //! [`FixedScaleOffset::replacement`] / [`from_fixed_scale_offset`]. That sequence is **not** bit
 //! for bit the same codec; it differs in three ways (values from
-//! `tests/fixtures/vectors/fixedscaleoffset.json`, checked by `tests/fixedscaleoffset.rs`):
+//! `conformance/vectors/fixedscaleoffset.json`, checked by `tests/fixedscaleoffset.rs`):
 //!
 //! 1. **Arithmetic type.** `scale_offset` computes in the array data type, numcodecs in float64
 //!    for an integer `astype`. dtype float32, astype int16, scale 10, offset 1000 (vector

@@ -119,13 +119,15 @@ enum Arith {
         offset: i128,
         scale: i128,
     },
-    /// Native IEEE binary32 (no FMA).
-    F32 { offset: f32, scale: f32 },
-    /// Native IEEE binary64 (no FMA).
-    F64 { offset: f64, scale: f64 },
+    /// Native IEEE binary32 (no FMA). `dec_offset` is the offset decode adds: `offset`, or
+    /// -0.0 for a missing `cf.scale_offset` offset (see [`decode_offset`]).
+    F32 { offset: f32, dec_offset: f32, scale: f32 },
+    /// Native IEEE binary64 (no FMA); `dec_offset` as for `F32`.
+    F64 { offset: f64, dec_offset: f64, scale: f64 },
     /// Any narrower float: an f64 operation, then one nearest-even rounding to the format
     /// (exact: binary64 has more than 2p+2 bits for every such format). `offset` is `None` when
-    /// absent (float8_e8m0fnu has no zero to subtract).
+    /// there is no step: float8_e8m0fnu has no zero to subtract, and a missing `cf.scale_offset`
+    /// offset adds nothing (see [`decode_offset`]).
     Narrow {
         fmt: FloatFormat,
         offset: Option<f64>,
@@ -206,9 +208,10 @@ impl ScaleOffset {
                 // IEEE addition does); float8_e8m0fnu has no zero: no subtraction at all.
                 let off = match offset {
                     Some(b) => Some(fmt.decode(b)),
-                    None if fmt.has_zero() => Some(0.0),
+                    None if fmt.has_zero() && conv == Convention::ScaleOffset => Some(0.0),
                     None => None,
                 };
+                let dec_off = decode_offset(conv, off);
                 let sc = scale.map_or(1.0, |b| fmt.decode(b));
                 if sc == 0.0 {
                     report.error(Error::metadata(
@@ -231,10 +234,12 @@ impl ScaleOffset {
                 match dtype {
                     DataType::Float32 => Arith::F32 {
                         offset: off.unwrap_or(0.0) as f32,
+                        dec_offset: dec_off as f32,
                         scale: sc as f32,
                     },
                     DataType::Float64 => Arith::F64 {
                         offset: off.unwrap_or(0.0),
+                        dec_offset: dec_off,
                         scale: sc,
                     },
                     _ => Arith::Narrow {
@@ -267,16 +272,20 @@ impl ScaleOffset {
     pub fn float_arith(&self) -> Option<FloatArith> {
         let (_, op) = self.ops();
         match self.arith {
-            Arith::F32 { offset, scale } => Some(FloatArith {
+            Arith::F32 {
+                dec_offset, scale, ..
+            } => Some(FloatArith {
                 ty: Prim::F32,
                 op,
-                offset: offset as f64,
+                offset: dec_offset as f64,
                 scale: scale as f64,
             }),
-            Arith::F64 { offset, scale } => Some(FloatArith {
+            Arith::F64 {
+                dec_offset, scale, ..
+            } => Some(FloatArith {
                 ty: Prim::F64,
                 op,
-                offset,
+                offset: dec_offset,
                 scale,
             }),
             _ => None,
@@ -286,7 +295,12 @@ impl ScaleOffset {
     /// The float32/float64 encode arithmetic, for a fused chain kernel.
     pub fn float_arith_encode(&self) -> Option<FloatArith> {
         let (op, _) = self.ops();
-        self.float_arith().map(|a| FloatArith { op, ..a })
+        let offset = match self.arith {
+            Arith::F32 { offset, .. } => offset as f64,
+            Arith::F64 { offset, .. } => offset,
+            _ => return None,
+        };
+        self.float_arith().map(|a| FloatArith { op, offset, ..a })
     }
 
     /// The integer kernel selected at bind time, if any (for tests and benchmarks).
@@ -321,10 +335,10 @@ impl ScaleOffset {
                 let d = int_step(fmt, x.checked_sub(offset), "x - offset")?;
                 Ok(fmt.to_bits(int_scale(fmt, d, op, scale, what)?))
             }
-            Arith::F32 { offset, scale } => {
+            Arith::F32 { offset, scale, .. } => {
                 Ok(f32_op(op, f32::from_bits(x as u32) - offset, scale).to_bits() as u64)
             }
-            Arith::F64 { offset, scale } => {
+            Arith::F64 { offset, scale, .. } => {
                 Ok(f64_op(op, f64::from_bits(x) - offset, scale).to_bits())
             }
             Arith::Narrow { fmt, offset, scale } => {
@@ -351,12 +365,12 @@ impl ScaleOffset {
                 let r = int_step(fmt, q.checked_add(offset), what_off)?;
                 Ok(fmt.to_bits(r))
             }
-            Arith::F32 { offset, scale } => {
-                Ok((f32_op(op, f32::from_bits(y as u32), scale) + offset).to_bits() as u64)
-            }
-            Arith::F64 { offset, scale } => {
-                Ok((f64_op(op, f64::from_bits(y), scale) + offset).to_bits())
-            }
+            Arith::F32 {
+                dec_offset, scale, ..
+            } => Ok((f32_op(op, f32::from_bits(y as u32), scale) + dec_offset).to_bits() as u64),
+            Arith::F64 {
+                dec_offset, scale, ..
+            } => Ok((f64_op(op, f64::from_bits(y), scale) + dec_offset).to_bits()),
             Arith::Narrow { fmt, offset, scale } => {
                 let v = fmt.decode(y);
                 let (code, q) = narrow_step(&fmt, f64_op(op, v, scale), what)?;
@@ -392,18 +406,24 @@ impl ScaleOffset {
             return self.each(dir, 0, input, out);
         }
         match (self.arith, dir) {
-            (Arith::F32 { offset, scale }, Direction::Encode) => {
+            (Arith::F32 { offset, scale, .. }, Direction::Encode) => {
                 float_encode_f32(input, out, o, offset, scale)
             }
-            (Arith::F32 { offset, scale }, Direction::Decode) => {
-                float_decode_f32(input, out, o, offset, scale)
-            }
-            (Arith::F64 { offset, scale }, Direction::Encode) => {
+            (
+                Arith::F32 {
+                    dec_offset, scale, ..
+                },
+                Direction::Decode,
+            ) => float_decode_f32(input, out, o, dec_offset, scale),
+            (Arith::F64 { offset, scale, .. }, Direction::Encode) => {
                 float_encode_f64(input, out, o, offset, scale)
             }
-            (Arith::F64 { offset, scale }, Direction::Decode) => {
-                float_decode_f64(input, out, o, offset, scale)
-            }
+            (
+                Arith::F64 {
+                    dec_offset, scale, ..
+                },
+                Direction::Decode,
+            ) => float_decode_f64(input, out, o, dec_offset, scale),
             _ => {
                 let size = self.dtype.size();
                 let dir = if enc {
@@ -490,6 +510,18 @@ impl BoundArrayCodec for ScaleOffset {
     }
     fn as_any(&self) -> &dyn Any {
         self
+    }
+}
+
+/// The offset float decode adds. `scale_offset` adds its offset, +0.0 when missing (as
+/// zarr-python does). `cf.scale_offset` adds nothing for a missing offset, as xarray's
+/// `decode_cf` applies `add_offset` only when present: adding -0.0 is that (x + -0.0 == x for
+/// every x, -0.0 and NaN included), while +0.0 would turn a decoded -0.0 into +0.0.
+fn decode_offset(conv: Convention, offset: Option<f64>) -> f64 {
+    match (conv, offset) {
+        (_, Some(o)) => o,
+        (Convention::ScaleOffset, None) => 0.0,
+        (Convention::Cf, None) => -0.0,
     }
 }
 

@@ -12,7 +12,7 @@ import * as z from 'zarr-scale-offset';
 import { startBrowser, watchErrors } from './browser.mjs';
 import { loadFamily, hexToBytes, storedToMemory, compareMemory, DTYPES } from './helpers.mjs';
 
-const FAMILIES = ['scale_offset', 'cast_value', 'chains', 'exotic', 'cf', 'fixedscaleoffset'];
+const FAMILIES = ['scale_offset', 'cast_value', 'chains', 'exotic', 'cf', 'cf_scale_offset', 'fixedscaleoffset'];
 const HOLDS = new Set(['int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float16', 'float32', 'float64']);
 
 let b;

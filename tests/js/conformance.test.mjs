@@ -13,7 +13,7 @@ import path from 'node:path';
 
 import * as z from 'zarr-scale-offset';
 import {
-  FIXTURES,
+  VECTORS,
   ERROR_CODES,
   loadFamily,
   hexToBytes,
@@ -23,7 +23,7 @@ import {
   bytesOf,
 } from './helpers.mjs';
 
-const FAMILIES = ['scale_offset', 'cast_value', 'chains', 'exotic', 'cf', 'metadata_errors', 'fixedscaleoffset'];
+const FAMILIES = ['scale_offset', 'cast_value', 'chains', 'exotic', 'cf', 'cf_scale_offset', 'metadata_errors', 'fixedscaleoffset'];
 const SKIPPED = {};
 const MAX_LISTED = 20;
 
@@ -32,11 +32,11 @@ before(async () => {
 });
 
 test('vector families: all present, skipped ones by family name only', (t) => {
-  const present = readdirSync(path.join(FIXTURES, 'vectors'))
+  const present = readdirSync(VECTORS)
     .filter((f) => f.endsWith('.json'))
     .map((f) => f.slice(0, -5))
     .sort();
-  for (const f of FAMILIES) assert.ok(present.includes(f), `family ${f} is missing from tests/fixtures/vectors`);
+  for (const f of FAMILIES) assert.ok(present.includes(f), `family ${f} is missing from conformance/vectors`);
   for (const f of present) {
     if (FAMILIES.includes(f)) continue;
     assert.ok(f in SKIPPED, `family ${f} is neither run nor listed as skipped`);

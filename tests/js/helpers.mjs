@@ -8,6 +8,8 @@ import path from 'node:path';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
 export const FIXTURES = path.join(ROOT, 'tests', 'fixtures');
+/** The language-neutral conformance vectors (conformance/README.md). */
+export const VECTORS = path.join(ROOT, 'conformance', 'vectors');
 
 // ---------------------------------------------------------------------------------------------
 // JSON text, exactly: JSON.parse would round int64/uint64 numbers beyond 2^53, so the metadata of
@@ -91,7 +93,7 @@ export function rawObject(text) {
  * `endian` (of the bytes codec, "little" when absent).
  */
 export function loadFamily(family) {
-  const text = readFileSync(path.join(FIXTURES, 'vectors', `${family}.json`), 'utf8');
+  const text = readFileSync(path.join(VECTORS, `${family}.json`), 'utf8');
   return rawArray(text).map((raw) => {
     const fields = rawObject(raw);
     const v = JSON.parse(raw);

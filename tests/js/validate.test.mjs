@@ -210,7 +210,7 @@ test('validate: valid but not decodable here is listed under unsupported; decode
 });
 
 test('validate: the metadata_errors vectors are still all invalid', () => {
-  const cases = JSON.parse(readFileSync(fileURLToPath(new URL('../fixtures/vectors/metadata_errors.json', import.meta.url)), 'utf8'));
+  const cases = JSON.parse(readFileSync(fileURLToPath(new URL('../../conformance/vectors/metadata_errors.json', import.meta.url)), 'utf8'));
   let invalid = 0;
   for (const c of cases) {
     const r = z.validate(c.metadata);

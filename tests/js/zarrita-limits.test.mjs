@@ -1,5 +1,5 @@
 // What zarrita 0.7.5 alone cannot do with these codecs, and zarrita + register does (README,
-// "Deviations"), on zarr-python 3.4.2's vectors (tests/fixtures/vectors), through zarrita's own
+// "Deviations"), on zarr-python 3.4.2's vectors (conformance/vectors), through zarrita's own
 // API (zarr.open, zarr.get, zarr.set on an in-memory store):
 //   1. write: zarrita's scale_offset and cast_value have no encode (zarr.set throws); with
 //      register, zarr.set stores exactly the bytes zarr-python stores;
