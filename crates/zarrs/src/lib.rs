@@ -45,13 +45,13 @@ use std::sync::{Arc, PoisonError, RwLock};
 
 use zarr_scale_offset::{Bound, DataType as CoreType, Error as CoreError};
 use zarrs::array::{DataType, FillValue};
-use zarrs_codec::{
-    ArrayBytes, ArrayCodecTraits, ArrayToArrayCodecTraits, Codec, CodecError,
-    CodecMetadataOptions, CodecOptions, CodecPluginV3, CodecTraits, CodecTraitsV3,
-    PartialDecoderCapability, PartialEncoderCapability, RecommendedConcurrency,
-};
 use zarrs::metadata::v3::MetadataV3;
 use zarrs::metadata::Configuration;
+use zarrs_codec::{
+    ArrayBytes, ArrayCodecTraits, ArrayToArrayCodecTraits, Codec, CodecError, CodecMetadataOptions,
+    CodecOptions, CodecPluginV3, CodecTraits, CodecTraitsV3, PartialDecoderCapability,
+    PartialEncoderCapability, RecommendedConcurrency,
+};
 use zarrs_plugin::{ExtensionName, PluginCreateError, ZarrVersion};
 
 /// The codec names this build registers with zarrs at link time (the features decide which).
@@ -109,7 +109,10 @@ impl ScaleOffsetCodec {
         let mut doc = serde_json::Map::new();
         doc.insert("name".into(), metadata.name().into());
         if let Some(c) = metadata.configuration() {
-            doc.insert("configuration".into(), serde_json::Value::Object(c.clone().into()));
+            doc.insert(
+                "configuration".into(),
+                serde_json::Value::Object(c.clone().into()),
+            );
         }
         let codec_json = serde_json::Value::Object(doc).to_string();
         let report = zarr_scale_offset::validate(&codec_json, None);
@@ -132,7 +135,11 @@ impl ScaleOffsetCodec {
 
     /// The core's codec bound to `data_type` and `fill` (`None`: no fill value), from the cache
     /// or bound now.
-    fn bound(&self, data_type: &DataType, fill: Option<&FillValue>) -> Result<Arc<Bound>, CodecError> {
+    fn bound(
+        &self,
+        data_type: &DataType,
+        fill: Option<&FillValue>,
+    ) -> Result<Arc<Bound>, CodecError> {
         let t = core_type(data_type)?;
         let fill = fill.map(|f| ne_to_le(f.as_ne_bytes(), t.size()));
         let found = self
@@ -183,7 +190,9 @@ impl ScaleOffsetCodec {
         let len = usize::try_from(n)
             .ok()
             .and_then(|n| n.checked_mul(to.size()))
-            .ok_or_else(|| CodecError::Other(format!("{}: chunk of {n} elements is too large", self.name)))?;
+            .ok_or_else(|| {
+                CodecError::Other(format!("{}: chunk of {n} elements is too large", self.name))
+            })?;
         let mut out = vec![0u8; len];
         f(&input, &mut out).map_err(|e| self.error(e))?;
         Ok(ArrayBytes::from(le_to_ne(out, to.size())))
@@ -236,6 +245,29 @@ fn le_to_ne(buf: Vec<u8>, size: usize) -> Vec<u8> {
     } else {
         buf
     }
+}
+
+/// The elements of a sub-byte data type (int2, int4, uint2, uint4, float4, float6) as the
+/// core holds them in memory: only the low `bits` of each byte count (the `bytes` codec's rule:
+/// the upper bits of a stored sub-byte value are arbitrary), sign-extended for int2/int4 and
+/// zero-extended otherwise. zarrs' `bytes` codec hands the stored byte through unchanged, so a
+/// codec's decode input can have the upper bits of the stored byte.
+fn stored_sub_byte(t: CoreType, buf: &[u8]) -> Cow<'_, [u8]> {
+    let bits = t.bits();
+    if bits >= 8 {
+        return Cow::Borrowed(buf);
+    }
+    let mask = (1u8 << bits) - 1;
+    let sign = 1u8 << (bits - 1);
+    let signed = t.name().starts_with("int");
+    Cow::Owned(
+        buf.iter()
+            .map(|b| match b & mask {
+                low if signed && low & sign != 0 => low | !mask,
+                low => low,
+            })
+            .collect(),
+    )
 }
 
 impl ExtensionName for ScaleOffsetCodec {
@@ -302,10 +334,9 @@ impl ArrayToArrayCodecTraits for ScaleOffsetCodec {
         let t = b.encoded_data_type();
         match b.encoded_fill_element() {
             Some(element) => Ok(FillValue::new(le_to_ne(element, t.size()))),
-            // A codec that carries no fill value (numcodecs.fixedscaleoffset, as in
-            // zarr-python): the stored chunks' fill is the decoded one's bits where the sizes
-            // agree, else zero.
-            None if decoded_fill_value.size() == t.size() => Ok(decoded_fill_value.clone()),
+            // A codec that carries no fill value (the read-only numcodecs.fixedscaleoffset, as in
+            // zarr-python): zero. zarrs uses the encoded fill value only to recognise stored
+            // chunks that hold nothing but the fill value, and this codec never encodes.
             None => Ok(FillValue::new(vec![0; t.size()])),
         }
     }
@@ -333,10 +364,14 @@ impl ArrayToArrayCodecTraits for ScaleOffsetCodec {
         _options: &CodecOptions,
     ) -> Result<ArrayBytes<'a>, CodecError> {
         let b = self.bound(data_type, Some(fill_value))?;
-        let encoded = zarrs_type(b.encoded_data_type())?;
-        self.run(bytes, shape, &encoded, b.decoded_data_type(), |i, o| {
-            b.decode_into(i, o)
-        })
+        let t = b.encoded_data_type();
+        self.run(
+            bytes,
+            shape,
+            &zarrs_type(t)?,
+            b.decoded_data_type(),
+            |i, o| b.decode_into(&stored_sub_byte(t, i), o),
+        )
     }
 }
 
@@ -385,7 +420,11 @@ register!(
 pub fn register_fixed_scale_offset() -> zarrs_codec::CodecRuntimeRegistryHandleV3 {
     zarrs_codec::register_codec_v3(zarrs_codec::CodecRuntimePluginV3::new(
         |name| name == "numcodecs.fixedscaleoffset",
-        |metadata| Ok(Codec::ArrayToArray(Arc::new(ScaleOffsetCodec::from_metadata(metadata)?))),
+        |metadata| {
+            Ok(Codec::ArrayToArray(Arc::new(
+                ScaleOffsetCodec::from_metadata(metadata)?,
+            )))
+        },
     ))
 }
 
@@ -398,6 +437,30 @@ const _: () = {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stored_sub_byte_keeps_the_low_bits() {
+        let t = |n: &str| CoreType::from_name(n).unwrap();
+        let input = [0x00, 0x07, 0x08, 0x0f, 0xf1, 0xff, 0x3c];
+        assert_eq!(
+            *stored_sub_byte(t("int4"), &input),
+            [0, 7, 0xf8, 0xff, 1, 0xff, 0xfc]
+        );
+        assert_eq!(
+            *stored_sub_byte(t("uint4"), &input),
+            [0, 7, 8, 0x0f, 1, 0x0f, 0x0c]
+        );
+        assert_eq!(
+            *stored_sub_byte(t("int2"), &input),
+            [0, 0xff, 0, 0xff, 1, 0xff, 0]
+        );
+        assert_eq!(
+            *stored_sub_byte(t("float6_e2m3fn"), &input),
+            [0, 7, 8, 0x0f, 0x31, 0x3f, 0x3c]
+        );
+        assert_eq!(*stored_sub_byte(t("float8_e4m3"), &input), input);
+        assert_eq!(*stored_sub_byte(t("int16"), &input), input);
+    }
 
     #[test]
     fn reverse_elements_swaps_each_element() {
