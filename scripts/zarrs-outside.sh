@@ -12,6 +12,9 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$PWD
 STORES=(topobathy.zarr cf_reflectance_js.zarr)
+# The plugin's target directory (its own workspace's default), so the zarrs build of its tests is
+# reused rather than made again.
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/crates/zarrs/target}
 
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
@@ -25,7 +28,9 @@ rust-version = "1.91"
 publish = false
 
 [dependencies]
-zarrs = { version = "0.23", default-features = false, features = ["filesystem", "gzip"] }
+# It needs filesystem and gzip; the other features are those of the plugin's tests, so that
+# cargo reuses the zarrs that \`cargo test\` in crates/zarrs built (same target directory).
+zarrs = { version = "0.23", default-features = false, features = ["filesystem", "gzip", "zlib", "sharding", "crc32c", "float8", "microfloat"] }
 zarrs-scale-offset = { path = "$ROOT/crates/zarrs" }
 
 [workspace]
