@@ -141,7 +141,7 @@ impl ScaleOffsetCodec {
         fill: Option<&FillValue>,
     ) -> Result<Arc<Bound>, CodecError> {
         let t = core_type(data_type)?;
-        let fill = fill.map(|f| ne_to_le(f.as_ne_bytes(), t.size()));
+        let fill = fill.map(|f| ne_to_le(f.as_ne_bytes(), t.size()).into_owned());
         let found = self
             .bound
             .read()
@@ -172,8 +172,8 @@ impl ScaleOffsetCodec {
         CodecError::Other(format!("{}: {e}", self.name))
     }
 
-    /// Runs one direction over a whole chunk of `shape`: `input` holds elements of `from`,
-    /// the result elements of `to`.
+    /// Runs one direction (`f`) over a whole chunk of `shape`: `bytes` holds elements of
+    /// `from`, the result elements of `to`.
     fn run<'a>(
         &self,
         bytes: ArrayBytes<'a>,
@@ -182,7 +182,11 @@ impl ScaleOffsetCodec {
         to: CoreType,
         f: impl FnOnce(&[u8], &mut [u8]) -> zarr_scale_offset::Result<()>,
     ) -> Result<ArrayBytes<'a>, CodecError> {
-        let n = shape.iter().map(|d| d.get()).product::<u64>();
+        let too_large = || CodecError::Other(format!("{}: the chunk is too large", self.name));
+        let n = shape
+            .iter()
+            .try_fold(1u64, |n, d| n.checked_mul(d.get()))
+            .ok_or_else(too_large)?;
         bytes.validate(n, from)?;
         let input = bytes.into_fixed()?;
         let from_size = core_type(from)?.size();
@@ -190,9 +194,7 @@ impl ScaleOffsetCodec {
         let len = usize::try_from(n)
             .ok()
             .and_then(|n| n.checked_mul(to.size()))
-            .ok_or_else(|| {
-                CodecError::Other(format!("{}: chunk of {n} elements is too large", self.name))
-            })?;
+            .ok_or_else(too_large)?;
         let mut out = vec![0u8; len];
         f(&input, &mut out).map_err(|e| self.error(e))?;
         Ok(ArrayBytes::from(le_to_ne(out, to.size())))
@@ -229,12 +231,13 @@ fn reverse_elements(mut buf: Vec<u8>, size: usize) -> Vec<u8> {
     buf
 }
 
-/// zarrs holds elements in native byte order, the core in little-endian order.
-fn ne_to_le(buf: &[u8], size: usize) -> Vec<u8> {
+/// zarrs holds elements in native byte order, the core in little-endian order (no copy on a
+/// little-endian machine).
+fn ne_to_le(buf: &[u8], size: usize) -> Cow<'_, [u8]> {
     if cfg!(target_endian = "big") {
-        reverse_elements(buf.to_vec(), size)
+        Cow::Owned(reverse_elements(buf.to_vec(), size))
     } else {
-        buf.to_vec()
+        Cow::Borrowed(buf)
     }
 }
 
@@ -437,6 +440,30 @@ const _: () = {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn binds_once_per_data_type_and_fill() {
+        let m: MetadataV3 =
+            serde_json::from_str(r#"{"name": "scale_offset", "configuration": {"scale": 2}}"#)
+                .unwrap();
+        let c = ScaleOffsetCodec::from_metadata(&m).unwrap();
+        let f32_type = zarrs::array::data_type::float32();
+        let (zero, one) = (FillValue::from(0.0f32), FillValue::from(1.0f32));
+        let a = c.bound(&f32_type, Some(&zero)).unwrap();
+        assert!(Arc::ptr_eq(&a, &c.bound(&f32_type, Some(&zero)).unwrap()));
+        assert!(!Arc::ptr_eq(&a, &c.bound(&f32_type, Some(&one)).unwrap()));
+        let i8_type = zarrs::array::data_type::int8();
+        assert!(!Arc::ptr_eq(
+            &a,
+            &c.bound(&i8_type, Some(&FillValue::from(0i8))).unwrap()
+        ));
+        assert_eq!(c.bound.read().unwrap().len(), 3);
+        for k in 0..2 * MAX_BOUND {
+            c.bound(&f32_type, Some(&FillValue::from(k as f32)))
+                .unwrap();
+        }
+        assert!(c.bound.read().unwrap().len() <= MAX_BOUND);
+    }
 
     #[test]
     fn stored_sub_byte_keeps_the_low_bits() {
