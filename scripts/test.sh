@@ -4,7 +4,10 @@
 #   4 native cargo test   4b the Rust library from outside (scripts/outside-crate.sh: no wasm
 #   crate in the host build, cargo doc with rustdoc lints denied, a crate outside the workspace
 #   that uses only the public API)   5 wasm-pack test --node   6 the same, release, --lib (simd128 kernels)
-#   7 wasm-pack test --headless --chrome   8 npm run build   9 node --test tests/js/ (built package)
+#   7 wasm-pack test --headless --chrome   8 the zarrs plugin (crates/zarrs, a workspace of its own):
+#   cargo fmt --check, clippy -D warnings, cargo test (writes the zarrs-made stores to
+#   $ZARRS_STORES_DIR)   8b the zarrs plugin from outside (scripts/zarrs-outside.sh)
+#   9 npm run build   10 node --test tests/js/ (built package; reads the zarrs-made stores)
 # A failing setup stops at once. Any other failing step is reported and the remaining steps
 # still run (so one CI run shows every failure); the exit status is non-zero if any step failed.
 # FAIL_FAST=1 stops at the first failing step instead.
@@ -87,6 +90,19 @@ release_wasm_lib_tests() {
 }
 run "wasm unit tests in Node, release (simd128 kernels)" release_wasm_lib_tests
 run "wasm tests in headless Chromium" wasm-pack test --headless --chrome --mode no-install
+# The zarrs plugin: its own workspace and lock file (zarrs 0.23, MSRV 1.91), so the workspace
+# steps above build none of zarrs. Its tests write stores with its codecs to ZARRS_STORES_DIR;
+# tests/js/zarrs-stores.test.mjs (step node --test) must find them there.
+export ZARRS_STORES_DIR=${ZARRS_STORES_DIR:-$ROOT/target/zarrs-stores}
+export ZARRS_STORES_REQUIRED=1
+zarrs_plugin() {
+  (cd crates/zarrs &&
+    cargo fmt --check &&
+    cargo clippy --all-targets --locked -- -D warnings &&
+    cargo test --locked)
+}
+run "zarrs plugin (crates/zarrs): cargo fmt --check, clippy -D warnings, cargo test" zarrs_plugin
+run "zarrs plugin from outside: zarrs 0.23 + the plugin read two stores (scripts/zarrs-outside.sh)" bash scripts/zarrs-outside.sh
 if run "npm run build" npm run build; then
   run "node --test tests/js/ (built package: API, conformance, package, demo page)" node --test tests/js/
 else

@@ -11,7 +11,7 @@ use crate::json::fields::report_duplicates;
 use crate::json::{parse, parse_scalar, write_scalar, Json};
 use crate::report::Report;
 use zarr_scale_offset_core::dtype::DataType;
-use zarr_scale_offset_core::error::{Error, Result};
+use zarr_scale_offset_core::error::{Error, ErrorCode, Result};
 
 /// Array -> array codecs bound to (data type, fill value): encodes and decodes in-memory data
 /// (see the crate documentation for the in-memory layout of each data type) without parsing
@@ -72,6 +72,10 @@ impl Bound {
             Some(v) => Some(parse_scalar(data_type, v, "").map_err(fill_error)?.bits),
             None => None,
         };
+        Bound::with_fill_bits(codecs, data_type, fill)
+    }
+
+    fn with_fill_bits(codecs: &Json, data_type: DataType, fill: Option<u64>) -> Result<Bound> {
         let mut r = Report::default();
         let chain = bind_array_codecs(codecs, Some(data_type), fill, &mut r);
         report_duplicates(codecs, 0, &mut r);
@@ -95,6 +99,62 @@ impl Bound {
             None => None,
         };
         Bound::new(&doc, dtype, fill.as_ref())
+    }
+
+    /// Like [`Bound::from_text`], with the fill value as one in-memory element of `data_type`
+    /// (little-endian, `data_type.size()` bytes, in the layout of the crate documentation: the
+    /// form [`Bound::encoded_fill_element`] returns) instead of JSON text: for an engine that
+    /// holds fill values as bytes (the zarrs plugin). An element of the wrong length is a
+    /// `length_mismatch` error; a sub-byte element that is not in that layout (an int4 `0x0f`
+    /// instead of the sign-extended `0xff`) is `invalid_data`.
+    ///
+    /// ```
+    /// use zarr_scale_offset::{Bound, DataType, ErrorCode};
+    ///
+    /// let codecs = r#"{"name": "cast_value", "configuration": {"data_type": "int4"}}"#;
+    /// let b = Bound::from_fill_element(codecs, DataType::Float32, Some(&(-1.0f32).to_le_bytes()))?;
+    /// assert_eq!(b.encoded_fill_element(), Some(vec![0xff]));
+    /// assert_eq!(b.encoded_fill().as_deref(), Some("-1"));
+    /// let e = Bound::from_fill_element(codecs, DataType::Float32, Some(&[0, 0])).unwrap_err();
+    /// assert_eq!(e.code, ErrorCode::LengthMismatch);
+    /// let e = Bound::from_fill_element("scale_offset", DataType::Int4, Some(&[0x0f])).unwrap_err();
+    /// assert_eq!(e.code, ErrorCode::InvalidData);
+    /// # Ok::<(), zarr_scale_offset::Error>(())
+    /// ```
+    pub fn from_fill_element(
+        codecs: &str,
+        data_type: DataType,
+        fill: Option<&[u8]>,
+    ) -> Result<Bound> {
+        let doc = codecs_doc(codecs)?;
+        let fill = match fill {
+            Some(element) => {
+                if element.len() != data_type.size() {
+                    return Err(Error::new(
+                        ErrorCode::LengthMismatch,
+                        format!(
+                            "fill value: {} bytes, but one {data_type} element is {}",
+                            element.len(),
+                            data_type.size()
+                        ),
+                    ));
+                }
+                let bits = data_type.read_bits(element, 0);
+                let mut canonical = vec![0u8; data_type.size()];
+                data_type.write_bits(&mut canonical, 0, bits);
+                if canonical != element {
+                    return Err(Error::new(
+                        ErrorCode::InvalidData,
+                        format!(
+                            "fill value: the bytes {element:02x?} are not an in-memory {data_type} element (expected {canonical:02x?})"
+                        ),
+                    ));
+                }
+                Some(bits)
+            }
+            None => None,
+        };
+        Bound::with_fill_bits(&doc, data_type, fill)
     }
 
     /// The data type the codecs receive (what `decode` produces).

@@ -1,0 +1,227 @@
+//! Every vector of conformance/vectors (format: conformance/README.md) through zarrs with
+//! this plugin: the vector's zarr.json in a zarrs `MemoryStore`, its stored chunk decoded by
+//! `Array::retrieve_chunk` and its decoded chunk encoded by `Array::store_chunk`, byte for byte
+//! (any NaN equals any NaN for float types; only the low bits of sub-byte stored values count).
+//! `numcodecs.fixedscaleoffset` vectors run with this crate's codec registered at run time (a
+//! process-wide registration: this test binary has this one test).
+#![allow(clippy::restriction)]
+
+use std::sync::Arc;
+
+use zarrs::array::{Array, ArrayBytes, CodecOptions};
+use zarrs::storage::store::MemoryStore;
+use zarrs::storage::{ReadableStorageTraits, StoreKey, WritableStorageTraits};
+use zarrs_scale_offset as _;
+
+const FAMILIES: [&str; 8] = [
+    "scale_offset",
+    "cast_value",
+    "chains",
+    "exotic",
+    "cf",
+    "cf_scale_offset",
+    "fixedscaleoffset",
+    "metadata_errors",
+];
+
+fn hex(s: &str) -> Vec<u8> {
+    (0..s.len() / 2)
+        .map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap())
+        .collect()
+}
+
+/// (bytes per element, value bits, NaN test on the little-endian element bits) of a data type,
+/// written from the formats' definitions (not taken from the core).
+fn layout(name: &str) -> (usize, u32, fn(u64) -> bool) {
+    fn never(_: u64) -> bool {
+        false
+    }
+    match name {
+        "float64" => (8, 64, |b| {
+            b & 0x7ff0_0000_0000_0000 == 0x7ff0_0000_0000_0000 && b & 0x000f_ffff_ffff_ffff != 0
+        }),
+        "float32" => (4, 32, |b| {
+            b & 0x7f80_0000 == 0x7f80_0000 && b & 0x007f_ffff != 0
+        }),
+        "float16" => (2, 16, |b| b & 0x7c00 == 0x7c00 && b & 0x03ff != 0),
+        "bfloat16" => (2, 16, |b| b & 0x7f80 == 0x7f80 && b & 0x007f != 0),
+        "float8_e4m3" => (1, 8, |b| b & 0x78 == 0x78 && b & 0x07 != 0),
+        "float8_e5m2" => (1, 8, |b| b & 0x7c == 0x7c && b & 0x03 != 0),
+        "float8_e3m4" => (1, 8, |b| b & 0x70 == 0x70 && b & 0x0f != 0),
+        "float8_e4m3fnuz" | "float8_e5m2fnuz" | "float8_e4m3b11fnuz" => (1, 8, |b| b == 0x80),
+        "float8_e8m0fnu" => (1, 8, |b| b == 0xff),
+        "float6_e2m3fn" | "float6_e3m2fn" => (1, 6, never),
+        "float4_e2m1fn" | "int4" | "uint4" => (1, 4, never),
+        "int2" | "uint2" => (1, 2, never),
+        "int8" | "uint8" => (1, 8, never),
+        "int16" | "uint16" => (2, 16, never),
+        "int32" | "uint32" => (4, 32, never),
+        "int64" | "uint64" => (8, 64, never),
+        other => panic!("data type {other}"),
+    }
+}
+
+/// Compares element by element; `low_bits_only`: stored sub-byte values (upper bits arbitrary).
+fn same(dt: &str, big: bool, low_bits_only: bool, got: &[u8], want: &[u8]) -> Result<(), String> {
+    let (size, bits, is_nan) = layout(dt);
+    if got.len() != want.len() {
+        return Err(format!("{} bytes, expected {}", got.len(), want.len()));
+    }
+    let mask = if bits == 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
+    for (i, (g, w)) in got
+        .chunks_exact(size)
+        .zip(want.chunks_exact(size))
+        .enumerate()
+    {
+        let value = |e: &[u8]| {
+            let mut b = [0u8; 8];
+            b[..size].copy_from_slice(e);
+            if big {
+                b[..size].reverse();
+            }
+            u64::from_le_bytes(b)
+        };
+        let (mut x, mut y) = (value(g), value(w));
+        if low_bits_only {
+            (x, y) = (x & mask, y & mask);
+        }
+        if x != y && !(is_nan(x & mask) && is_nan(y & mask)) {
+            return Err(format!("element {i}: got {x:#x}, expected {y:#x}"));
+        }
+    }
+    Ok(())
+}
+
+fn run(case: &serde_json::Value) -> Result<(), String> {
+    let meta = &case["metadata"];
+    let expect = case["expect"].as_str().unwrap();
+    let store = Arc::new(MemoryStore::new());
+    store
+        .set(
+            &StoreKey::new("zarr.json").unwrap(),
+            meta.to_string().into_bytes().into(),
+        )
+        .unwrap();
+    let array = Array::open(store.clone(), "/");
+    if expect == "metadata_error" {
+        let Ok(array) = array else { return Ok(()) };
+        // zarrs binds a codec to the data type at first use: a metadata error surfaces there.
+        let n = meta["chunk_grid"]["configuration"]["chunk_shape"][0]
+            .as_u64()
+            .unwrap_or(1);
+        let size = match meta["data_type"].as_str() {
+            Some(t) if zarr_scale_offset::DataType::from_name(t).is_some() => layout(t).0,
+            _ => 8,
+        };
+        let stored = vec![0u8; n as usize * size];
+        store
+            .set(&StoreKey::new("c/0").unwrap(), stored.into())
+            .unwrap();
+        return match array.retrieve_chunk::<ArrayBytes<'static>>(&[0]) {
+            Err(_) => Ok(()),
+            Ok(_) => Err("no metadata error".into()),
+        };
+    }
+    let array = array.map_err(|e| format!("open: {e}"))?;
+    let dt = meta["data_type"].as_str().unwrap();
+    let codecs = meta["codecs"].as_array().unwrap();
+    let bytes_codec = codecs.last().unwrap();
+    let big = bytes_codec["configuration"]["endian"] == "big";
+    let array_codecs = serde_json::Value::Array(codecs[..codecs.len() - 1].to_vec()).to_string();
+    let encoded_dt = zarr_scale_offset::encoded_data_type(&array_codecs, dt)
+        .map(|t| t.name())
+        .unwrap_or(dt);
+    let key = StoreKey::new("c/0").unwrap();
+    if matches!(expect, "roundtrip" | "decode_only" | "decode_error") {
+        store
+            .set(&key, hex(case["encoded"].as_str().unwrap()).into())
+            .unwrap();
+        let got = array.retrieve_chunk::<ArrayBytes<'static>>(&[0]);
+        match (expect, got) {
+            ("decode_error", Ok(_)) => return Err("decoded, expected an error".into()),
+            ("decode_error", Err(_)) => {}
+            (_, Err(e)) => return Err(format!("decode: {e}")),
+            (_, Ok(b)) => {
+                let got = b.into_fixed().unwrap();
+                if let Some(want) = case["decoded"].as_str() {
+                    same(dt, false, false, &got, &hex(want)).map_err(|e| format!("decode: {e}"))?;
+                }
+            }
+        }
+    }
+    if matches!(expect, "roundtrip" | "encode_only" | "encode_error") {
+        let input = hex(case["decoded"].as_str().unwrap());
+        let options = CodecOptions::default().with_store_empty_chunks(true);
+        let r = array.store_chunk_opt(&[0], ArrayBytes::new_flen(input), &options);
+        match (expect, r) {
+            ("encode_error", Ok(())) => return Err("encoded, expected an error".into()),
+            ("encode_error", Err(_)) => {}
+            (_, Err(e)) => return Err(format!("encode: {e}")),
+            (_, Ok(())) => {
+                let got = store.get(&key).unwrap().ok_or("no chunk stored")?;
+                if let Some(want) = case["encoded"].as_str() {
+                    same(encoded_dt, big, true, &got, &hex(want))
+                        .map_err(|e| format!("encode: {e}"))?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn every_vector_through_zarrs() {
+    let handle = zarrs_scale_offset::register_fixed_scale_offset();
+    let root =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../conformance/vectors");
+    let mut failures = vec![];
+    for family in FAMILIES {
+        let text = std::fs::read_to_string(root.join(format!("{family}.json"))).unwrap();
+        let cases: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
+        let mut passed = 0;
+        for case in &cases {
+            match run(case) {
+                Ok(()) => passed += 1,
+                Err(e) => failures.push(format!("{}: {e}", case["id"].as_str().unwrap())),
+            }
+        }
+        println!(
+            "zarrs + zarrs-scale-offset: {family}: {passed}/{} vectors pass",
+            cases.len()
+        );
+    }
+    assert!(zarrs_codec::unregister_codec_v3(&handle));
+    // The known differences, each also in README.md ("zarrs"): which vectors fail, and why.
+    let known = [
+        // zarrs creates a codec before it tells it the data type, so the lenient form "dtype
+        // missing: read as the array data type" (zarr-python's) cannot be resolved at creation.
+        "fixedscaleoffset/dtype-missing",
+        // zarrs itself accepts a codecs list with the bytes codec before an array->array codec
+        // (it sorts the codecs by kind); zarr-python and the spec reject it.
+        "metadata_errors/order/bytes-first",
+        // No codec of this crate: an int4 / float4 array with only the bytes codec. zarrs' bytes
+        // codec hands the stored byte through, upper bits and all (0xf1 reads as int4 -15); the
+        // spec counts only the low bits. Behind a codec of this crate the low bits are read
+        // (exotic/upper-bits/int16<-int4 and float32<-float4_e2m1fn pass).
+        "exotic/upper-bits/int4-array",
+        "exotic/upper-bits/float4_e2m1fn-array",
+    ];
+    let unexpected: Vec<&String> = failures
+        .iter()
+        .filter(|f| !known.iter().any(|k| f.starts_with(&format!("{k}: "))))
+        .collect();
+    assert!(
+        unexpected.is_empty(),
+        "{} failures:\n{unexpected:#?}",
+        unexpected.len()
+    );
+    assert_eq!(
+        failures.len(),
+        known.len(),
+        "a known difference is gone: {failures:#?}"
+    );
+}
