@@ -61,3 +61,21 @@ def assert_chunks_equal_in_node(array_dir: Path, arr, tmp_path: Path) -> int:
         seen += 1
     assert seen == n
     return n
+
+
+#: Outcomes of the conformance vectors (test_vectors.py), printed at the end of the run.
+VECTOR_COUNTS: dict[str, dict[str, int]] = {}
+
+
+def pytest_terminal_summary(terminalreporter):
+    if not VECTOR_COUNTS:
+        return
+    tr = terminalreporter
+    tr.section("conformance vectors through zarr-python + zarr_scale_offset")
+    total: dict[str, int] = {}
+    for family, c in sorted(VECTOR_COUNTS.items()):
+        parts = ", ".join(f"{k} {v}" for k, v in sorted(c.items()))
+        tr.write_line(f"{family:18} {parts}")
+        for k, v in c.items():
+            total[k] = total.get(k, 0) + v
+    tr.write_line(f"{'total':18} " + ", ".join(f"{k} {v}" for k, v in sorted(total.items())))

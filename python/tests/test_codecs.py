@@ -12,9 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 import zarr
-import zarr_scale_offset as zso
 from conftest import REPO, assert_chunks_equal_in_node, bits
 from zarr.registry import get_codec_class
+
+import zarr_scale_offset as zso
 
 STORES = REPO / "tests" / "fixtures" / "stores"
 
@@ -97,12 +98,12 @@ def write_read(tmp_path, data, filters, fill_value, chunks=None, **kw):
     )
     a[...] = data
     b = zarr.open_array(path)
-    return path, a, b, np.asarray(b[...])
+    return path, b, np.asarray(b[...])
 
 
 def test_scale_offset_int16(tmp_path, ours):
     x = np.array([-30000, -1, 0, 7, 32767], dtype=np.int16)
-    path, a, b, back = write_read(tmp_path, x, [zso.ScaleOffset(offset=7, scale=1)], 7)
+    path, b, back = write_read(tmp_path, x, [zso.ScaleOffset(offset=7, scale=1)], 7)
     np.testing.assert_array_equal(back, x)
     # stored: x - 7, exact in int16 (numpy int64 arithmetic, then narrowed)
     want = (x.astype(np.int64) - 7).astype(np.int16)
@@ -126,7 +127,7 @@ def test_scale_offset_cast_value_float64_uint8_nan_map(tmp_path, ours):
         zso.CastValue(data_type="uint8", scalar_map=sm),
     ]
     x = np.array([[-8.0, np.nan, 0.0], [100.0, 490.0, -9.0]])
-    path, a, b, back = write_read(tmp_path, x, filters, "NaN", chunks=(1, 3))
+    path, b, back = write_read(tmp_path, x, filters, "NaN", chunks=(1, 3))
     # (x + 10) * 0.5, all exact halves; nearest-even: 0.5 -> 0, 9.5... see below
     want = np.array([[1, 0, 5], [55, 250, 0]], dtype=np.uint8)  # -9 -> 0.5 -> 0 (even) = NaN code
     got = np.stack([stored_chunk(path, f"c/{i}/0", "uint8") for i in range(2)])
@@ -144,12 +145,12 @@ def test_scale_offset_cast_value_float64_uint8_nan_map(tmp_path, ours):
 def test_cast_value_rounding_and_clamp(tmp_path, ours):
     x = np.array([0.5, 1.5, 2.5, -0.5, -2.5, 1e6, -1e6], dtype=np.float32)
     f = [zso.CastValue(data_type="int16", out_of_range="clamp")]
-    path, a, b, back = write_read(tmp_path, x, f, 0)
+    path, _, back = write_read(tmp_path, x, f, 0)
     want = np.clip(np.rint(x), -32768, 32767).astype(np.int16)  # nearest-even, clamped
     np.testing.assert_array_equal(stored_chunk(path, "c/0", "int16"), want)
     np.testing.assert_array_equal(back, want.astype(np.float32))
     f = [zso.CastValue(data_type="int16", rounding="towards-negative", out_of_range="wrap")]
-    path, a, b, back = write_read(tmp_path / "w", x, f, 0)
+    path, _, _ = write_read(tmp_path / "w", x, f, 0)
     want = (np.floor(x).astype(np.int64) & 0xFFFF).astype(np.uint16).view(np.int16)
     np.testing.assert_array_equal(stored_chunk(path, "c/0", "int16"), want)
 
@@ -160,7 +161,7 @@ def test_cf_scale_offset_decodes_like_decode_cf(tmp_path):
     stored = np.array([-32767, -1, 0, 1, 12345, 32767], dtype=np.int16)
     x = stored.astype(np.float64) * scale + offset  # xarray's decode (numpy, two roundings)
     f = [zso.CFScaleOffset(scale=scale, offset=offset), zarr.codecs.CastValue(data_type="int16")]
-    path, a, b, back = write_read(tmp_path, x, f, offset)
+    path, b, back = write_read(tmp_path, x, f, offset)
     np.testing.assert_array_equal(stored_chunk(path, "c/0", "int16"), stored)
     np.testing.assert_array_equal(bits(back), bits(x))
     assert b.fill_value == offset
@@ -201,7 +202,7 @@ def _all_codecs(codecs):
 def test_sharding_with_our_codecs_and_node(tmp_path, ours):
     f = [zso.CFScaleOffset(scale=0.5, offset=-3), zso.CastValue(data_type="int8")]
     x = (np.arange(20 * 12).reshape(20, 12) % 200 - 100) * 0.5 - 3
-    path, a, b, back = write_read(tmp_path, x, f, -3, chunks=(5, 4), shards=(10, 12))
+    _, _, back = write_read(tmp_path, x, f, -3, chunks=(5, 4), shards=(10, 12))
     np.testing.assert_array_equal(bits(back), bits(x))
 
 
@@ -214,7 +215,7 @@ def test_chunks_decoded_in_node_equal(tmp_path, ours):
     rng = np.random.default_rng(1)
     x = 273.15 + 0.01 * rng.integers(-30000, 30000, size=(50, 37))
     x[rng.random(x.shape) < 0.05] = np.nan
-    path, a, b, back = write_read(tmp_path, x, f, "NaN", chunks=(16, 16))
+    path, b, _ = write_read(tmp_path, x, f, "NaN", chunks=(16, 16))
     assert assert_chunks_equal_in_node(path, b, tmp_path) == 12
 
 
@@ -243,7 +244,7 @@ def test_any_input_layout(make):
 
 def test_big_endian_array_through_zarr(tmp_path, ours):
     x = np.arange(10, dtype=">i4") * 3
-    path, a, b, back = write_read(tmp_path, x, [zso.ScaleOffset(scale=2)], 0)
+    _, _, back = write_read(tmp_path, x, [zso.ScaleOffset(scale=2)], 0)
     np.testing.assert_array_equal(back, x.astype("<i4"))
 
 

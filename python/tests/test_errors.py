@@ -8,10 +8,11 @@ import re
 
 import numpy as np
 import pytest
-import zarr_scale_offset as zso
 from conftest import REPO
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+import zarr_scale_offset as zso
 from zarr_scale_offset import _core
 from zarr_scale_offset.errors import _BY_CODE
 
