@@ -12,10 +12,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 import zarr
-from conftest import REPO, assert_chunks_equal_in_node, bits
 from zarr.registry import get_codec_class
 
 import zarr_scale_offset as zso
+
+from conftest import REPO, assert_chunks_equal_in_node, bits
 
 STORES = REPO / "tests" / "fixtures" / "stores"
 

@@ -8,13 +8,14 @@ import re
 
 import numpy as np
 import pytest
-from conftest import REPO
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import zarr_scale_offset as zso
 from zarr_scale_offset import _core
 from zarr_scale_offset.errors import _BY_CODE
+
+from conftest import REPO
 
 
 def core_codes() -> set[str]:

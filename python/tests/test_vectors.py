@@ -11,12 +11,13 @@ import re
 import numpy as np
 import pytest
 import zarr
-from conftest import VECTOR_COUNTS, VECTORS_DIR
 from zarr.core.buffer import cpu
 from zarr.core.dtype import get_data_type_from_json
 from zarr.storage import MemoryStore
 
 import zarr_scale_offset as zso
+
+from conftest import VECTOR_COUNTS, VECTORS_DIR
 
 FAMILIES = sorted(p.stem for p in VECTORS_DIR.glob("*.json"))
 #: Bits per element of the types narrower than a byte: only these low bits of a stored byte count.

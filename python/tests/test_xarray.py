@@ -13,9 +13,10 @@ import textwrap
 import numpy as np
 import pytest
 import xarray as xr
-from conftest import bits
 
 import zarr_scale_offset as zso
+
+from conftest import bits
 
 
 def attribute_form() -> xr.Dataset:
