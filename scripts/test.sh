@@ -8,6 +8,8 @@
 #   cargo fmt --check, clippy -D warnings, cargo test (writes the zarrs-made stores to
 #   $ZARRS_STORES_DIR)   8b the zarrs plugin from outside (scripts/zarrs-outside.sh)
 #   9 npm run build   10 node --test tests/js/ (built package; reads the zarrs-made stores)
+#   11 the Python engine (scripts/python-test.sh: maturin wheel, ruff, pytest; its tests decode
+#   chunks with the built dist/ in Node)
 # A failing setup stops at once. Any other failing step is reported and the remaining steps
 # still run (so one CI run shows every failure); the exit status is non-zero if any step failed.
 # FAIL_FAST=1 stops at the first failing step instead.
@@ -105,8 +107,11 @@ run "zarrs plugin (crates/zarrs): cargo fmt --check, clippy -D warnings, cargo t
 run "zarrs plugin from outside: zarrs 0.23 + the plugin read two stores (scripts/zarrs-outside.sh)" bash scripts/zarrs-outside.sh
 if run "npm run build" npm run build; then
   run "node --test tests/js/ (built package: API, conformance, package, demo page)" node --test tests/js/
+  run "Python engine: maturin wheel, ruff, pytest python/tests" bash scripts/python-test.sh
 else
   summary+=("  SKIPPED step $((n + 1)): node --test tests/js/ (the build failed)")
   failed+=("$((n + 1)): node --test (not run: build failed)")
+  summary+=("  SKIPPED step $((n + 2)): Python engine (the build failed)")
+  failed+=("$((n + 2)): Python engine (not run: build failed)")
 fi
 finish
