@@ -1,0 +1,61 @@
+"""zarr-python's own ``scale_offset`` / ``cast_value``, unchanged, plus one check: an array that
+they cannot handle (a data type outside the 11 that numpy and cast-value-rs know) fails at open
+or create with a message naming :func:`zarr_scale_offset.use_everywhere`, instead of
+zarr-python's ``TypeError: Unsupported target dtype`` at the first chunk.
+
+Selected through zarr's own registry and config (``codecs.cast_value`` / ``codecs.scale_offset``)
+when this package is imported and the config names no implementation; nothing of zarr-python is
+patched, and :func:`~zarr_scale_offset.use_everywhere` (or any explicit config) replaces them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from zarr.codecs.cast_value import CastValue as _ZarrCastValue
+from zarr.codecs.scale_offset import ScaleOffset as _ZarrScaleOffset
+
+from .errors import UnsupportedDataTypeError
+
+#: The data types zarr-python 3.4.2's own scale_offset (numpy) and cast_value (cast-value-rs)
+#: compute with.
+ZARR_OWN_TYPES = frozenset(
+    ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+    + ["float16", "float32", "float64"]
+)
+
+
+class _Guard:
+    codec_name: str
+
+    def _types(self, dtype: Any) -> list[Any]:
+        return [dtype.to_json(zarr_format=3)]
+
+    def validate(self, *, shape: Any, dtype: Any, chunk_grid: Any) -> None:
+        for name in self._types(dtype):
+            if isinstance(name, str) and name not in ZARR_OWN_TYPES:
+                raise UnsupportedDataTypeError(
+                    f"zarr-python's own {self.codec_name} codec cannot compute with {name} "
+                    f"(it knows {len(ZARR_OWN_TYPES)} numeric types): call "
+                    "zarr_scale_offset.use_everywhere() to use zarr-scale-offset's "
+                    f"{self.codec_name}, exact for all 26 types"
+                )
+        super().validate(shape=shape, dtype=dtype, chunk_grid=chunk_grid)  # type: ignore[misc]
+
+
+class ZarrCastValue(_Guard, _ZarrCastValue):
+    """zarr-python's ``CastValue`` with the data-type check described in the module."""
+
+    codec_name = "cast_value"
+
+    def _types(self, dtype: Any) -> list[Any]:
+        return [dtype.to_json(zarr_format=3), self.dtype.to_json(zarr_format=3)]
+
+
+class ZarrScaleOffset(_Guard, _ZarrScaleOffset):
+    """zarr-python's ``ScaleOffset`` with the data-type check described in the module."""
+
+    codec_name = "scale_offset"
+
+
+GUARDS = {"cast_value": ZarrCastValue, "scale_offset": ZarrScaleOffset}
