@@ -36,7 +36,7 @@ Written fill values are the strict form: the shortest decimal that reads back to
 ``"NaN"`` for the type's NaN code, a full-width hex string for any other NaN code, and
 ``"Infinity"``/``"-Infinity"``.
 
-Layout: ml_dtypes keeps int2/int4 in the low bits of a byte (int4 −1 is ``0x0F``); the Rust core
+Layout: ml_dtypes keeps int2/int4 in the low bits of a byte (int4 -1 is ``0x0F``); the Rust core
 wants them sign-extended (``0xFF``). :func:`to_core` and :func:`from_core` convert, for every
 dtype the codecs see, between NumPy arrays and the core's little-endian bytes.
 """
@@ -59,24 +59,24 @@ from zarr.core.dtype.npy.common import (
 from zarr.core.dtype.wrapper import ZDType
 from zarr.errors import DataTypeValidationError
 
+from .errors import InvalidMetadataError
+
 if TYPE_CHECKING:
     from zarr.core.common import JSON, ZarrFormat
 
 __all__ = [
-    "ROWS",
     "BY_NAME",
+    "ROWS",
     "FillValueError",
     "Row",
-    "to_core",
     "from_core",
+    "to_core",
 ]
 
 
-class FillValueError(ValueError):
+class FillValueError(InvalidMetadataError):
     """A fill value (or scalar) that the data type cannot hold, or that is not a valid JSON form
-    of one. ``code`` is the Rust core's error code for the same case."""
-
-    code = "invalid_metadata"
+    of one: a ``ValueError`` with the Rust core's code for the same case, ``invalid_metadata``."""
 
 
 @dataclass(frozen=True)
@@ -122,9 +122,7 @@ class _Facts:
         self.dtype = np.dtype(getattr(ml_dtypes, row.name))
         self.size = self.dtype.itemsize
         self.float = row.name not in ("int2", "int4", "uint2", "uint4")
-        info = (
-            ml_dtypes.finfo(self.dtype) if self.float else ml_dtypes.iinfo(self.dtype)
-        )
+        info = ml_dtypes.finfo(self.dtype) if self.float else ml_dtypes.iinfo(self.dtype)
         self.bits = int(info.bits)
         self.mask = (1 << self.bits) - 1
         self.codes = _UINT[self.size]
@@ -154,9 +152,7 @@ class _Facts:
 
     def decode(self, codes: np.ndarray) -> np.ndarray:
         with np.errstate(invalid="ignore"):
-            return (
-                np.asarray(codes, dtype=self.codes).view(self.dtype).astype(np.float64)
-            )
+            return np.asarray(codes, dtype=self.codes).view(self.dtype).astype(np.float64)
 
     def decode_one(self, code: int) -> float:
         return float(self.decode(np.array([code]))[0])
@@ -167,10 +163,7 @@ class _Facts:
 
     def code_of(self, value: np.generic) -> int:
         """The raw code of an ml_dtypes scalar of this type."""
-        return (
-            int(np.asarray(value, dtype=self.dtype).reshape(1).view(self.codes)[0])
-            & self.mask
-        )
+        return int(np.asarray(value, dtype=self.dtype).reshape(1).view(self.codes)[0]) & self.mask
 
     # ---- floats: a number to a code, exactly as the Rust core rounds a fill value ----
 
@@ -195,9 +188,7 @@ class _Facts:
             return self.inf_code | (self.sign if neg else 0)
         if abs(x) <= self.underflow:
             raise FillValueError(f"{shown!r} is below the smallest {self.name} value")
-        code = int(
-            np.array([x], dtype=np.float64).astype(self.dtype).view(self.codes)[0]
-        )
+        code = int(np.array([x], dtype=np.float64).astype(self.dtype).view(self.codes)[0])
         if code & ~self.sign == 0 and not self.neg_zero:
             # Rounded to zero: the fnuz types have +0 only (ml_dtypes may give the NaN code).
             code = 0
@@ -222,16 +213,16 @@ class _Facts:
     def is_nan(self, code: int) -> bool:
         return math.isnan(self.decode_one(code))
 
-    def number(self, n: int | float, shown: object) -> int:
+    def number(self, n: float, shown: object) -> int:
         """A Python int or float to a code (ints beyond 2^53 exactly, by rounding to odd)."""
         if isinstance(n, int):
-            if n.bit_length() > 1100:
-                return self.round(math.copysign(math.inf, n), shown)
+            if abs(n).bit_length() > 1024:
+                return self.round(-math.inf if n < 0 else math.inf, shown)
             shift = max(abs(n).bit_length() - 53, 0)
             m = abs(n) >> shift
             if abs(n) & ((1 << shift) - 1):
                 m |= 1
-            n = math.copysign(math.ldexp(m, shift), n) if m else 0.0
+            n = math.ldexp(m, shift) * (-1 if n < 0 else 1)
         return self.round(float(n), shown)
 
     def text(self, code: int) -> JSON:
@@ -299,9 +290,7 @@ class _Base(ZDType[np.dtype, np.generic], HasItemSize):  # type: ignore[type-var
             and data.get("configuration", {}) == {}
         ):
             return cls()
-        raise DataTypeValidationError(
-            f"Invalid JSON representation of {name}. Got {data!r}"
-        )
+        raise DataTypeValidationError(f"Invalid JSON representation of {name}. Got {data!r}")
 
     def to_json(self, zarr_format: ZarrFormat) -> str:  # type: ignore[override]
         if zarr_format == 3:
@@ -331,7 +320,11 @@ class _Base(ZDType[np.dtype, np.generic], HasItemSize):  # type: ignore[type-var
 
     def from_json_scalar(self, data: JSON, *, zarr_format: ZarrFormat) -> np.generic:
         if isinstance(data, bool) or not isinstance(data, int | float | str):
-            raise TypeError(f"Invalid {self._zarr_v3_name} fill value {data!r}")
+            # A ValueError: zarr-python turns it into "Invalid fill_value" (metadata/v3.py:700).
+            raise FillValueError(
+                f"{data!r} is not a {self._zarr_v3_name} fill value: expected a JSON number "
+                "or string"
+            )
         return self._facts.scalar(self._code(data))
 
     def to_json_scalar(self, data: object, *, zarr_format: ZarrFormat) -> JSON:
@@ -354,23 +347,17 @@ class _Int(_Base):
             raise TypeError(f"Cannot convert {data!r} to {f.name}")
         elif isinstance(data, str):
             if not re.fullmatch(r"[+-]?[0-9]+", data.strip()):
-                raise FillValueError(
-                    f"{data!r} is not an integer; {f.name} needs a JSON integer"
-                )
+                raise FillValueError(f"{data!r} is not an integer; {f.name} needs a JSON integer")
             value = int(data)
         elif isinstance(data, int | np.integer):
             value = int(data)
         else:
             x = float(data)  # type: ignore[arg-type]
             if not (math.isfinite(x) and x == int(x)):
-                raise FillValueError(
-                    f"{data!r} is not an integer; {f.name} needs a JSON integer"
-                )
+                raise FillValueError(f"{data!r} is not an integer; {f.name} needs a JSON integer")
             value = int(x)
         if not f.min <= value <= f.max:
-            raise FillValueError(
-                f"{data!r} is out of range for {f.name} ({f.min} to {f.max})"
-            )
+            raise FillValueError(f"{data!r} is out of range for {f.name} ({f.min} to {f.max})")
         return value & f.mask
 
     def to_json_scalar(self, data: object, *, zarr_format: ZarrFormat) -> int:
