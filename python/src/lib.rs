@@ -33,7 +33,9 @@ fn py_error(py: Python<'_>, e: Error) -> PyErr {
                 .getattr("_from_core")?
                 .unbind())
         })?;
-        let exc = f.bind(py).call1((e.code.as_str(), e.message.as_str(), e.path.as_deref()))?;
+        let exc = f
+            .bind(py)
+            .call1((e.code.as_str(), e.message.as_str(), e.path.as_deref()))?;
         Ok(PyErr::from_value(exc))
     };
     make().unwrap_or_else(|import_failure| import_failure)

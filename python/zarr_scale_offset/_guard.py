@@ -20,8 +20,19 @@ from .errors import UnsupportedDataTypeError
 #: The data types zarr-python 3.4.2's own scale_offset (numpy) and cast_value (cast-value-rs)
 #: compute with.
 ZARR_OWN_TYPES = frozenset(
-    ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
-    + ["float16", "float32", "float64"]
+    [
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "float16",
+        "float32",
+        "float64",
+    ]
 )
 
 

@@ -1,24 +1,143 @@
-"""CF packing (``scale_factor`` / ``add_offset`` / ``_FillValue``) as Zarr codecs."""
+"""CF packing (``scale_factor``, ``add_offset``, ``_FillValue``, ``missing_value``,
+``_Unsigned``) as Zarr codecs, and the xarray helper that writes them.
+
+:func:`from_cf` is the Rust core's ``from_cf`` (the JavaScript ``fromCF`` is the same function):
+the Zarr data type, fill value and codecs whose decode equals ``xarray.decode_cf`` bit for bit.
+:func:`xarray_encoding` turns a decoded dataset's CF encodings into ``to_zarr`` filters, so that
+xarray writes ``cf.scale_offset`` + ``cast_value`` instead of packing into attributes.
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import _core
+from .codecs import CastValue, CFScaleOffset, CoreCodec, to_json_value
+
+if TYPE_CHECKING:
+    import xarray as xr
+
+__all__ = ["CF_KEYS", "CFCodecs", "from_cf", "xarray_encoding"]
+
+#: The encoding/attribute keys of CF packing that the codecs replace.
+CF_KEYS = ("scale_factor", "add_offset", "_FillValue", "missing_value", "_Unsigned", "dtype")
+
+_CODECS: dict[str, type[CoreCodec]] = {c.codec_name: c for c in (CFScaleOffset, CastValue)}
 
 
-def from_cf(attrs: Mapping[str, Any], packed_dtype: Any) -> dict[str, Any]:
-    """The core's ``from_cf``: placeholder (see below)."""
-    from .codecs import to_json_value
+@dataclass(frozen=True)
+class CFCodecs:
+    """What :func:`from_cf` returns."""
 
-    return json.loads(
-        _core.from_cf(json.dumps(to_json_value(dict(attrs))), np.dtype(packed_dtype).name, None)
+    #: The decoded (float) data type, the one ``xarray.decode_cf`` gives.
+    data_type: str
+    #: The Zarr fill value of the array, in its JSON form (``"NaN"``, numbers).
+    fill_value: Any
+    #: The array->array codecs (``cf.scale_offset``, ``cast_value``), for ``filters=``.
+    filters: list[CoreCodec]
+    #: The whole codecs list as JSON (as the JavaScript ``fromCF`` returns it).
+    codecs_json: list[dict[str, Any]] = field(repr=False)
+    #: ``{"pointer", "message"}`` for what was ignored as xarray ignores it.
+    warnings: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def fill_scalar(self) -> Any:
+        """The fill value as a numpy scalar of :attr:`data_type`."""
+        v = self.fill_value
+        if isinstance(v, str):
+            v = float(v.replace("Infinity", "inf"))
+        return np.dtype(self.data_type).type(v)
+
+
+def _attr_json(key: str, v: Any) -> Any:
+    """An attribute as the core reads it: numpy float32/float64 scalars as typed attributes
+    (``{"value", "dtype"}``: their type decides xarray's decoded type), arrays as lists."""
+    if isinstance(v, np.ndarray):
+        if v.ndim == 0 or (v.size == 1 and key in ("scale_factor", "add_offset")):
+            v = v.reshape(-1)[0]  # a numpy scalar: keeps its type
+        else:
+            return [to_json_value(x) for x in v.tolist()]
+    if key in ("scale_factor", "add_offset") and isinstance(v, np.floating):
+        return {"value": to_json_value(v), "dtype": v.dtype.name}
+    return to_json_value(v)
+
+
+def from_cf(attrs: Mapping[str, Any], packed_dtype: Any) -> CFCodecs:
+    """The codecs that replace the CF attributes ``attrs`` of data packed as ``packed_dtype``.
+
+    Attribute values may be Python or numpy scalars or arrays, as xarray holds them; a numpy
+    float32 ``scale_factor`` counts as a float32 netCDF attribute (as for xarray).
+
+    >>> c = from_cf({"scale_factor": 0.01, "add_offset": 273.15, "_FillValue": -32768}, "int16")
+    >>> c.data_type, c.fill_value, [f.codec_name for f in c.filters]
+    ('float64', 'NaN', ['cf.scale_offset', 'cast_value'])
+    """
+    attrs_json = {k: _attr_json(k, v) for k, v in attrs.items() if k != "dtype"}
+    out = json.loads(
+        _core.from_cf(json.dumps(attrs_json, allow_nan=False), np.dtype(packed_dtype).name, None)
+    )
+    codecs = out["codecs"]
+    return CFCodecs(
+        data_type=out["data_type"],
+        fill_value=out["fill_value"],
+        filters=[_CODECS[c["name"]].from_dict(c) for c in codecs if c["name"] in _CODECS],
+        codecs_json=codecs,
+        warnings=out.get("warnings", []),
     )
 
 
-def xarray_encoding(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError
+def _packing(encoding: Mapping[str, Any], attrs: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for src in (attrs, encoding) for k, v in src.items() if k in CF_KEYS}
+
+
+def xarray_encoding(
+    ds: xr.Dataset, variables: Iterable[str] | None = None
+) -> tuple[xr.Dataset, dict[str, dict[str, Any]]]:
+    """A copy of ``ds`` and the ``to_zarr(encoding=...)`` that write its CF-packed variables
+    (those with ``scale_factor`` or ``add_offset`` in ``.encoding`` or ``.attrs``, as
+    ``xarray.open_dataset`` leaves them; or the names in ``variables``) through
+    ``cf.scale_offset`` + ``cast_value``:
+
+    - the copy's variables hold the data in the float type ``decode_cf`` chooses, without the
+      CF packing keys (else xarray would pack the data itself);
+    - each encoding entry has ``filters`` and ``fill_value``: ``"NaN"`` mapped to the packed
+      ``_FillValue`` by the ``cast_value`` scalar_map (the fill xarray's v3 writer gives float
+      data anyway), or the decoded zero when there is no ``_FillValue``.
+
+    >>> ds2, enc = xarray_encoding(ds)  # doctest: +SKIP
+    >>> ds2.to_zarr(store, zarr_format=3, encoding=enc)  # doctest: +SKIP
+    """
+    out = ds.copy()
+    encoding: dict[str, dict[str, Any]] = {}
+    names = (
+        list(variables)
+        if variables is not None
+        else [
+            n
+            for n, v in ds.variables.items()
+            if {"scale_factor", "add_offset"} & (set(v.encoding) | set(v.attrs))
+        ]
+    )
+    for name in names:
+        v = ds.variables[name]
+        packing = _packing(v.encoding, v.attrs)
+        packed = packing.get("dtype")
+        if packed is None:
+            raise ValueError(
+                f"variable {name!r}: no packed dtype in its encoding (open it with "
+                "xarray.open_dataset, or set .encoding['dtype'])"
+            )
+        cf = from_cf(packing, packed)
+        var = v.copy(deep=False)
+        var.encoding = {k: x for k, x in v.encoding.items() if k not in CF_KEYS}
+        var.attrs = {k: x for k, x in v.attrs.items() if k not in CF_KEYS}
+        if var.dtype != np.dtype(cf.data_type):
+            var = var.astype(cf.data_type)
+        out[name] = var
+        encoding[name] = {"filters": cf.filters, "fill_value": cf.fill_scalar}
+    return out, encoding

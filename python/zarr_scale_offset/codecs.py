@@ -25,7 +25,7 @@ from zarr.core.common import parse_named_configuration
 from zarr.core.dtype import get_data_type_from_json
 
 from . import _core
-from .errors import ReadOnlyError, UnsupportedDataTypeError
+from .errors import UnsupportedDataTypeError
 
 if importlib.util.find_spec(f"{__package__}.dtypes") is not None:
     from .dtypes import from_core, to_core
@@ -255,8 +255,9 @@ class CastValue(CoreCodec):
 
 class FixedScaleOffset(CoreCodec):
     """``numcodecs.fixedscaleoffset``, read-only, exact as numcodecs decodes (``x / scale +
-    offset`` in the ``dtype``). Writing raises :class:`~zarr_scale_offset.errors.ReadOnlyError`:
-    write ``[scale_offset, cast_value]`` instead (:func:`zarr_scale_offset.from_fixed_scale_offset`)."""
+    offset`` in the ``dtype``). Writing raises :class:`~zarr_scale_offset.errors.ReadOnlyError`
+    (from the core, which names the ``[scale_offset, cast_value]`` to write instead:
+    :func:`zarr_scale_offset.from_fixed_scale_offset`)."""
 
     codec_name = "numcodecs.fixedscaleoffset"
 
@@ -264,9 +265,3 @@ class FixedScaleOffset(CoreCodec):
         self, *, scale: Any, offset: Any = 0, dtype: str | None = None, astype: str | None = None
     ) -> None:
         super().__init__(_optional(scale=scale, offset=offset, dtype=dtype, astype=astype))
-
-    def _encode_sync(self, chunk_array: NDBuffer, chunk_spec: ArraySpec) -> NDBuffer | None:
-        raise ReadOnlyError(
-            "numcodecs.fixedscaleoffset is read-only here: write [scale_offset, cast_value] "
-            "(zarr_scale_offset.from_fixed_scale_offset gives them)"
-        )
