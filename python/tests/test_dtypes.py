@@ -546,7 +546,7 @@ FILLS |= {"float6_e2m3fn": -1.5, "float6_e3m2fn": 0.5, "float8_e8m0fnu": 0.25}
 def test_arrays_write_read_and_decode_in_node(name: str, endian: str, tmp_path: Path) -> None:
     data, core = sample(name)
     n = len(data)
-    chunk = max(n // 4, 4)
+    chunk = n // 4 + 1  # a partly written chunk at the end of the data
     fill = FILLS.get(name, "NaN")
     a = zarr.create_array(
         tmp_path,
@@ -690,3 +690,153 @@ def test_to_core_sign_extends_ml_dtypes_layout() -> None:
 def test_environment() -> None:
     assert zarr.__version__.startswith("3.4."), zarr.__version__
     assert os.path.exists(DIST), "run `npm run build` first"
+
+
+# ---- with this package's codecs ----
+
+
+@pytest.fixture
+def ours():
+    """This package's scale_offset / cast_value for the test (zarr's own config restored)."""
+    import zarr_scale_offset
+
+    before = dict(zarr.config.get("codecs"))
+    zarr_scale_offset.use_everywhere()
+    yield zarr_scale_offset
+    zarr.config.set({"codecs": before})
+
+
+def finite_values(name: str) -> np.ndarray:
+    """Every finite value of a type (both zeros), as float64, in code order."""
+    if name in INTS:
+        return np.arange(INTS[name][0], INTS[name][1] + 1, dtype=np.float64)
+    v = np.array([spec_value(name, c) for c in range(1 << width(name))])
+    return v[np.isfinite(v)]
+
+
+def same_codes(name: str, got: np.ndarray, want: np.ndarray) -> bool:
+    """Equal codes, any NaN code matching any NaN code."""
+    got, want = np.asarray(got, np.int64), np.asarray(want, np.int64)
+    if got.shape != want.shape:
+        return False
+    if name in INTS:
+        return bool((got == want).all())
+    nan = np.array([math.isnan(spec_value(name, c)) for c in range(1 << width(name))])
+    return bool(((got == want) | (nan[got] & nan[want])).all())
+
+
+def chunk_files(path: Path) -> list[Path]:
+    return sorted((path / "c").iterdir(), key=lambda f: int(f.name))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_cast_value_from_float32_into_each_type(ours, name: str, tmp_path: Path) -> None:
+    vals = finite_values(name).astype(np.float32)
+    if name == "bfloat16":
+        vals = vals[::61]
+    n = len(vals)
+    chunk = n // 3 + 1
+    a = zarr.create_array(
+        tmp_path, shape=(n,), chunks=(chunk,), dtype="float32", fill_value=1.0,
+        filters=[ours.CastValue(data_type=name)], compressors=None,
+    )  # fmt: skip
+    a[:] = vals
+    back = zarr.open_array(tmp_path)[:]
+    assert back.view("<u4").tolist() == vals.view("<u4").tolist()  # -0.0 included
+    # Stored: the type's codes (integers in the low bits, as ml_dtypes keeps them).
+    if name in INTS:
+        want = (vals.astype(np.int64) & ((1 << width(name)) - 1)).astype(uint(name))
+        fill = np.array([1], dtype=uint(name))
+    else:
+        want = np.array([ORACLES[name].round(float(v)) for v in vals], dtype=uint(name))
+        fill = np.array([ORACLES[name].round(1.0)], dtype=uint(name))
+    padded = np.concatenate([want, np.repeat(fill, -n % chunk)]).astype("<" + uint(name).str[1:])
+    files = chunk_files(tmp_path)
+    assert b"".join(f.read_bytes() for f in files) == padded.tobytes()
+    meta = (tmp_path / "zarr.json").read_text()
+    got = node([{"op": "decode", "meta": meta, "chunk": str(f)} for f in files])
+    full = np.concatenate([vals, np.ones(-n % chunk, np.float32)]).astype("<f4")
+    assert "".join(g.get("hex", str(g)) for g in got) == full.tobytes().hex()
+    print(f"node cast_value float32->{name}: {len(files)}/{len(files)} chunks equal")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_each_type_cast_to_float32(ours, name: str, tmp_path: Path) -> None:
+    data, _ = sample(name)
+    n = len(data)
+    chunk = n // 3 + 1
+    fill = FILLS.get(name, "NaN")
+    a = zarr.create_array(
+        tmp_path, shape=(n,), chunks=(chunk,), dtype=name, fill_value=fill,
+        filters=[ours.CastValue(data_type="float32")], compressors=None,
+        # zarr-python picks the default serializer by the array's data type: for a one-byte
+        # type a bytes codec without "endian", which the float32 after cast_value needs.
+        serializer=BytesCodec(endian="little"),
+    )  # fmt: skip
+    a[:] = data
+    b = zarr.open_array(tmp_path)
+    codes = codes_of(data, name)
+    if name in INTS:
+        values = data.astype(np.int64).astype(np.float64)
+    else:
+        values = np.array([spec_value(name, int(c)) for c in codes])
+    # Read back: the same codes; a NaN as any NaN of the type (payloads need not survive).
+    assert same_codes(name, codes_of(b[:], name), codes)
+    # Stored: float32 values (NaN as any NaN).
+    stored = np.frombuffer(b"".join(f.read_bytes() for f in chunk_files(tmp_path)), "<f4")
+    fill_value = values.dtype.type(float(b.fill_value) if name in FLOATS else int(b.fill_value))
+    want = np.concatenate([values, np.repeat(fill_value, -n % chunk)]).astype(np.float32)
+    assert np.array_equal(stored, want, equal_nan=True)
+    real = ~np.isnan(want)
+    assert np.array_equal(np.signbit(stored[real]), np.signbit(want[real]))  # -0.0 stays -0.0
+    # Node decodes the same chunks to the type's in-memory layout.
+    meta = (tmp_path / "zarr.json").read_text()
+    files = chunk_files(tmp_path)
+    got = node([{"op": "decode", "meta": meta, "chunk": str(f)} for f in files])
+    core_fill = code_of(b.fill_value, name)
+    want = np.concatenate([codes, np.repeat(core_fill, -n % chunk)])
+    raw = np.frombuffer(bytes.fromhex("".join(g.get("hex", str(g)) for g in got)), np.uint8)
+    if size(name) == 2:
+        raw = raw.view("<u2")
+    mask = (1 << width(name)) - 1
+    if name in INTS and INTS[name][0] < 0:
+        # Sign-extended bytes: the upper bits copies of the sign bit.
+        sign = (raw.astype(np.int64) >> (width(name) - 1)) & 1
+        assert ((raw.astype(np.int64) >> width(name)) == sign * (0xFF >> width(name))).all()
+    else:
+        assert (raw.astype(np.int64) >> width(name) == 0).all()
+    assert same_codes(name, raw.astype(np.int64) & mask, want)
+    print(f"node cast_value {name}->float32: {len(files)}/{len(files)} chunks equal")
+
+
+def test_bfloat16_cf_scale_offset_and_cast_value_to_float8_e4m3(ours, tmp_path: Path) -> None:
+    """The array is bfloat16; stored float8_e4m3 codes of x / 0.5 (cf.scale_offset encode:
+    (x - offset) / scale), every finite float8_e4m3 value and NaN."""
+    v = finite_values("float8_e4m3")
+    x = np.concatenate([v * 0.5, [np.nan]]).astype(np.float32)  # exact in bfloat16
+    bits = (x.view("<u4") >> 16).astype("<u2")
+    data = bits.view(ml_dtypes.bfloat16)
+    n, chunk = len(x), 100
+    a = zarr.create_array(
+        tmp_path, shape=(n,), chunks=(chunk,), dtype="bfloat16", fill_value="NaN",
+        filters=[ours.CFScaleOffset(scale=0.5), ours.CastValue(data_type="float8_e4m3")],
+        compressors=None,
+    )  # fmt: skip
+    a[:] = data
+    meta = json.loads((tmp_path / "zarr.json").read_text())
+    assert [c["name"] for c in meta["codecs"]] == ["cf.scale_offset", "cast_value", "bytes"]
+    assert meta["fill_value"] == "NaN"
+    # Read back: decode_cf's x * 0.5 + 0.0 in float32 (so -0.0 becomes +0.0), exact in bfloat16.
+    dec = (v.astype(np.float32) * np.float32(0.5) + np.float32(0.0)).view("<u4") >> 16
+    dec = np.concatenate([dec, [0x7FC0]]).astype(np.int64)
+    back = zarr.open_array(tmp_path)[:]
+    assert same_codes("bfloat16", back.view("<u2"), dec)
+    o = ORACLES["float8_e4m3"]
+    want = [o.round(float(e)) for e in v] + [0x7C] + [0x7C] * (-n % chunk)
+    files = chunk_files(tmp_path)
+    assert list(b"".join(f.read_bytes() for f in files)) == want
+    got = node([{"op": "decode", "meta": json.dumps(meta), "chunk": str(f)} for f in files])
+    full = np.concatenate([dec, np.repeat(0x7FC0, -n % chunk)])
+    raw = bytes.fromhex("".join(g.get("hex", str(g)) for g in got))
+    assert same_codes("bfloat16", np.frombuffer(raw, "<u2"), full)
+    print(f"node bfloat16 cf.scale_offset+cast_value: {len(files)}/{len(files)} chunks equal")

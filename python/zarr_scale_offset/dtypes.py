@@ -495,7 +495,9 @@ def from_core(buf: np.ndarray, dtype: np.dtype, shape: tuple[int, ...]) -> np.nd
     [-1, -8]
     """
     dtype = np.dtype(dtype)
-    raw = np.asarray(buf, dtype=np.uint8).reshape(-1)
+    if isinstance(buf, bytes | bytearray | memoryview):
+        buf = np.frombuffer(buf, dtype=np.uint8)
+    raw = np.asarray(buf).reshape(-1).view(np.uint8)
     f = _facts_of(dtype)
     if f is not None and not f.float and f.signed:
         raw = raw & np.uint8(f.mask)
