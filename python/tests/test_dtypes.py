@@ -628,6 +628,22 @@ def test_bfloat16_big_endian_store_from_another_writer(tmp_path: Path) -> None:
     assert codes_of(got, "bfloat16").tolist() == bits.tolist()
 
 
+def test_bfloat16_in_memory_byte_order(tmp_path: Path) -> None:
+    big = np.dtype(ml_dtypes.bfloat16).newbyteorder(">")
+    t = zarr.dtype.parse_dtype(big, zarr_format=3)
+    assert t.endianness == "big" and t.to_native_dtype() == big and t.to_json(3) == "bfloat16"
+    little = zarr.dtype.parse_dtype(ml_dtypes.bfloat16, zarr_format=3)
+    assert little.endianness == "little" and little.to_native_dtype().byteorder in "=<"
+    bits = np.array([0x3F80, 0xC020, 0x7FC1, 0x8000], dtype="<u2")
+    data = bits.view(ml_dtypes.bfloat16).astype(big)  # big-endian in memory
+    assert data.view(">u2").tolist() == bits.tolist()
+    a = zarr.create_array(tmp_path, shape=(4,), dtype=t, compressors=None)
+    a[:] = data
+    assert (tmp_path / "c" / "0").read_bytes() == bits.tobytes()  # the bytes codec's little
+    back = zarr.open_array(tmp_path)[:]
+    assert codes_of(back, "bfloat16").tolist() == bits.tolist()
+
+
 # ---- to_core / from_core ----
 
 STANDARD = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
