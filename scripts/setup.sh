@@ -10,6 +10,8 @@
 #   * apt chromium + chromium-driver (only as root; for the headless-Chromium tests)
 #   * npm ci (binaryen 132.0.0 = wasm-opt, playwright-core 1.65.1) when node_modules is missing or
 #     older than package-lock.json
+#   * .venv: CPython >= 3.12 (pyenv's copy; never downloaded) with python/requirements-dev.txt
+#     (scripts/python-setup.sh; fails when there is no such interpreter)
 #
 # Nothing here downloads a browser or anything from GitHub.
 #
@@ -104,6 +106,10 @@ else
   npm ci --no-audit --no-fund
 fi
 
+# --- Python (the zarr-python engine's tests) ------------------------------------------------------
+bash scripts/python-setup.sh
+
 say "versions: $(rustc --version | awk '{print $1, $2}'), $(wasm-bindgen --version), $(wasm-pack --version), \
 node $(node --version), $(xz --version | head -n1), wasm-opt $(node_modules/.bin/wasm-opt --version | awk '{print $3}'), \
-$(chromium --version 2>/dev/null | head -n1 || true), chromedriver $(chromedriver --version 2>/dev/null | awk '{print $2}' || true)"
+$(chromium --version 2>/dev/null | head -n1 || true), chromedriver $(chromedriver --version 2>/dev/null | awk '{print $2}' || true), \
+$(.venv/bin/python --version)"

@@ -5,6 +5,8 @@
 #   crate in the host build, cargo doc with rustdoc lints denied, a crate outside the workspace
 #   that uses only the public API)   5 wasm-pack test --node   6 the same, release, --lib (simd128 kernels)
 #   7 wasm-pack test --headless --chrome   8 npm run build   9 node --test tests/js/ (built package)
+#   10 the Python engine (scripts/python-test.sh: maturin wheel, ruff, pytest; its tests decode
+#   chunks with the built dist/ in Node)
 # A failing setup stops at once. Any other failing step is reported and the remaining steps
 # still run (so one CI run shows every failure); the exit status is non-zero if any step failed.
 # FAIL_FAST=1 stops at the first failing step instead.
@@ -89,8 +91,11 @@ run "wasm unit tests in Node, release (simd128 kernels)" release_wasm_lib_tests
 run "wasm tests in headless Chromium" wasm-pack test --headless --chrome --mode no-install
 if run "npm run build" npm run build; then
   run "node --test tests/js/ (built package: API, conformance, package, demo page)" node --test tests/js/
+  run "Python engine: maturin wheel, ruff, pytest python/tests" bash scripts/python-test.sh
 else
   summary+=("  SKIPPED step $((n + 1)): node --test tests/js/ (the build failed)")
   failed+=("$((n + 1)): node --test (not run: build failed)")
+  summary+=("  SKIPPED step $((n + 2)): Python engine (the build failed)")
+  failed+=("$((n + 2)): Python engine (not run: build failed)")
 fi
 finish

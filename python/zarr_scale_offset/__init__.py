@@ -87,17 +87,25 @@ def use_everywhere(*, fixedscaleoffset: bool = False) -> None:
         names.append("numcodecs.fixedscaleoffset")
     for name in names:
         register_codec(name, CODECS[name])
-    zarr.config.set({f"codecs.{n}": fully_qualified_name(CODECS[n]) for n in names})
+    _configure({n: fully_qualified_name(CODECS[n]) for n in names})
+
+
+def _configure(choices: Mapping[str, str]) -> None:
+    """Sets ``zarr.config`` ``codecs[name]`` (a merge: a dotted key such as
+    ``codecs.cf.scale_offset`` would be split at every dot, and setting ``codecs`` replaces it)."""
+    zarr.config.set({"codecs": {**zarr.config.get("codecs", {}), **choices}})
 
 
 def _install_guards() -> None:
     """zarr-python's own scale_offset / cast_value, behind the check of ``_guard`` (unless the
     config already names an implementation)."""
     configured = zarr.config.get("codecs", {})
+    choices = {}
     for name, cls in _guard.GUARDS.items():
         if configured.get(name) is None:
             register_codec(name, cls)
-            zarr.config.set({f"codecs.{name}": fully_qualified_name(cls)})
+            choices[name] = fully_qualified_name(cls)
+    _configure(choices)
 
 
 _install_guards()

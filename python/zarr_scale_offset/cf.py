@@ -105,9 +105,12 @@ def xarray_encoding(
 
     - the copy's variables hold the data in the float type ``decode_cf`` chooses, without the
       CF packing keys (else xarray would pack the data itself);
-    - each encoding entry has ``filters`` and ``fill_value``: ``"NaN"`` mapped to the packed
-      ``_FillValue`` by the ``cast_value`` scalar_map (the fill xarray's v3 writer gives float
-      data anyway), or the decoded zero when there is no ``_FillValue``.
+    - each encoding entry has ``filters``, ``fill_value`` and ``_FillValue: None`` (no
+      ``_FillValue`` attribute): the fill is ``NaN``, mapped to the packed ``_FillValue`` by the
+      ``cast_value`` scalar_map (NaN is also the fill xarray's v3 writer gives float data, which
+      an integer ``cast_value`` could not encode without that map), or :func:`from_cf`'s fill
+      value when there is no ``_FillValue``. Add other keys (``chunks``, ``compressors``) to
+      the entries as needed: to_zarr replaces a variable's encoding by its entry.
 
     >>> ds2, enc = xarray_encoding(ds)  # doctest: +SKIP
     >>> ds2.to_zarr(store, zarr_format=3, encoding=enc)  # doctest: +SKIP
@@ -139,5 +142,7 @@ def xarray_encoding(
         if var.dtype != np.dtype(cf.data_type):
             var = var.astype(cf.data_type)
         out[name] = var
-        encoding[name] = {"filters": cf.filters, "fill_value": cf.fill_scalar}
+        # `_FillValue: None`: no `_FillValue` attribute (xarray adds a NaN one to float data
+        # otherwise); the codecs and the array's fill value carry it.
+        encoding[name] = {"filters": cf.filters, "fill_value": cf.fill_scalar, "_FillValue": None}
     return out, encoding

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# scripts/python-test.sh (a step of scripts/test.sh, after `npm run build`: the tests decode
+# stored chunks with the built dist/ in Node): builds the abi3 wheel with maturin (the
+# `wheel` profile of Cargo.toml), installs it into .venv (so the entry points are the wheel's),
+# then ruff format --check, ruff check and pytest over python/tests. Exit 5 of pytest ("no tests
+# collected") is a failure.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT=$PWD
+VENV=$ROOT/.venv
+[ -x "$VENV/bin/python" ] || { echo "python-test: no .venv (run scripts/python-setup.sh)" >&2; exit 1; }
+TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
+OUT=$TARGET/python-wheel
+rc=0
+
+rm -rf "$OUT"
+echo "--- maturin build (python/pyproject.toml)"
+(cd python && "$VENV/bin/maturin" build --locked --out "$OUT" -i "$VENV/bin/python") || exit 1
+wheel=$(ls "$OUT"/zarr_scale_offset-*.whl)
+echo "--- pip install $(basename "$wheel")"
+"$VENV/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$wheel" || exit 1
+
+echo "--- ruff format --check / ruff check (python/)"
+"$VENV/bin/ruff" format --check python || rc=1
+"$VENV/bin/ruff" check python || rc=1
+
+echo "--- pytest python/tests"
+# From python/tests, so `import zarr_scale_offset` is the installed wheel, not the source tree.
+(cd python/tests && "$VENV/bin/python" -m pytest -q -p no:cacheprovider .)
+prc=$?
+if [ $prc -eq 5 ]; then
+  echo "python-test: pytest collected no tests" >&2
+  rc=1
+elif [ $prc -ne 0 ]; then
+  rc=1
+fi
+exit $rc
