@@ -271,6 +271,8 @@ def test_names_and_inference(name: str) -> None:
     a = zarr.create_array(zarr.storage.MemoryStore(), shape=(2,), dtype=getattr(ml_dtypes, name))
     assert a.metadata.to_dict()["data_type"] == name
     assert a.dtype == ml(name)
+    # The default fill value: 0, and 1.0 (code 0x7f) for float8_e8m0fnu, which has no zero.
+    assert code_of(a.fill_value, name) == (0x7F if name == "float8_e8m0fnu" else 0)
     for bad in ({"name": name, "configuration": {"x": 1}}, {"name": name, "x": 1}, name.upper()):
         with pytest.raises(ValueError, match="No Zarr data type"):
             get_data_type_from_json(bad, zarr_format=3)

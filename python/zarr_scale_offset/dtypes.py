@@ -32,6 +32,14 @@ floating point numbers" / "the core integer data types"):
 - integers (int2 … uint4): a JSON integer within the range; integral floats and integer strings
   are accepted leniently (zarr-python accepts them for its own integer types).
 
+zarr-python parses zarr.json with ``json``, so a JSON number reaches this module as a float64:
+the rounding is exact from that float64, while the Rust core rounds from the decimal text. The two
+differ only for a text that is not a float64's shortest form and lies within half a float64 ulp
+of a midpoint of the type (e.g. ``2.938735877055719e-39``, the shortest text of 2^-128, is a tie
+for float8_e8m0fnu here and a little above it for the core).
+
+The default fill value (``fill_value=None``) is 0, and 1.0 for float8_e8m0fnu, which has no zero.
+
 Written fill values are the strict form: the shortest decimal that reads back to the same code,
 ``"NaN"`` for the type's NaN code, a full-width hex string for any other NaN code, and
 ``"Infinity"``/``"-Infinity"``.
@@ -121,8 +129,12 @@ class _Facts:
         self.name = row.name
         self.dtype = np.dtype(getattr(ml_dtypes, row.name))
         self.size = self.dtype.itemsize
-        self.float = row.name not in ("int2", "int4", "uint2", "uint4")
-        info = ml_dtypes.finfo(self.dtype) if self.float else ml_dtypes.iinfo(self.dtype)
+        try:
+            info = ml_dtypes.iinfo(self.dtype)
+            self.float = False
+        except ValueError:  # not an integer type
+            info = ml_dtypes.finfo(self.dtype)
+            self.float = True
         self.bits = int(info.bits)
         self.mask = (1 << self.bits) - 1
         self.codes = _UINT[self.size]
