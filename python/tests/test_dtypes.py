@@ -646,6 +646,68 @@ def test_bfloat16_in_memory_byte_order(tmp_path: Path) -> None:
     assert codes_of(back, "bfloat16").tolist() == bits.tolist()
 
 
+NARROW = [n for n in NAMES if width(n) < 8]
+
+
+def low_bits_value(name: str, b: int) -> float:
+    """The value of a stored byte: its low bits only (sign-extended for int2/int4)."""
+    w = width(name)
+    low = b & ((1 << w) - 1)
+    if name in FLOATS:
+        return spec_value(name, low)
+    return low - (1 << w) if INTS[name][0] < 0 and low >> (w - 1) else low
+
+
+@pytest.mark.parametrize("chain", ["bytes", "cast_value"])
+@pytest.mark.parametrize("name", NARROW)
+def test_upper_bits_of_stored_bytes_are_ignored(ours, name: str, chain: str, tmp_path: Path):
+    """The specs: the upper bits of a stored sub-byte element "are ignored"; another writer may
+    set them. Read through zarr-python with no array->array codec, through this package's
+    cast_value (to float32 in memory), and in Node."""
+    rng = random.Random(width(name))
+    stored = bytes(rng.randrange(256) for _ in range(200))
+    want = np.array([low_bits_value(name, b) for b in stored])
+    assert any(b >> width(name) for b in stored)
+    doc = {
+        "zarr_format": 3, "node_type": "array", "shape": [200], "data_type": name,
+        "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [200]}},
+        "chunk_key_encoding": {"name": "default"}, "fill_value": 0, "codecs": [{"name": "bytes"}],
+    }  # fmt: skip
+    if chain == "cast_value":
+        doc["data_type"] = "float32"
+        doc["codecs"] = [
+            {"name": "cast_value", "configuration": {"data_type": name}},
+            {"name": "bytes", "configuration": {"endian": "little"}},
+        ]
+    (tmp_path / "zarr.json").write_text(json.dumps(doc))
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "0").write_bytes(stored)
+    got = zarr.open_array(tmp_path)[:]
+    assert got.astype(np.float64).tolist() == want.tolist()
+    if chain == "bytes":
+        low = [b & ((1 << width(name)) - 1) for b in stored]
+        assert codes_of(got, name).tolist() == low
+        assert (got.view(np.uint8) >> width(name) == 0).all()  # as ml_dtypes writes them
+        if name in FLOATS:
+            core = np.array(low, dtype=np.uint8)  # the codes
+        else:
+            core = want.astype(np.int8 if INTS[name][0] < 0 else np.uint8)
+    else:
+        core = want.astype("<f4")
+    [r] = node([{"op": "decode", "meta": json.dumps(doc), "chunk": str(tmp_path / "c" / "0")}])
+    assert r == {"hex": core.tobytes().hex()}
+
+
+def test_to_core_clears_or_sign_extends_upper_bits() -> None:
+    dirty = np.array([0xF1, 0x19, 0xF9, 0x07], dtype=np.uint8)
+    assert dtypes.to_core(dirty.view(ml_dtypes.uint4)).tolist() == [0x01, 0x09, 0x09, 0x07]
+    assert dtypes.to_core(dirty.view(ml_dtypes.float4_e2m1fn)).tolist() == [1, 9, 9, 7]
+    assert dtypes.to_core(dirty.view(ml_dtypes.int4)).tolist() == [0x01, 0xF9, 0xF9, 0x07]
+    assert dtypes.to_core(dirty.view(ml_dtypes.uint2)).tolist() == [1, 1, 1, 3]
+    assert dtypes.to_core(dirty.view(ml_dtypes.int2)).tolist() == [1, 1, 1, 0xFF]
+    assert dirty.tolist() == [0xF1, 0x19, 0xF9, 0x07]  # not written to
+
+
 # ---- to_core / from_core ----
 
 STANDARD = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]

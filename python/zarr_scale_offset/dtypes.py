@@ -470,11 +470,46 @@ def _facts_of(dtype: np.dtype) -> _Facts | None:
     return _FACTS.get(dtype.newbyteorder("="))
 
 
+def _read_ignoring_upper_bits() -> None:
+    """Makes zarr-python's ``bytes`` codec clear the upper bits of the sub-byte types' elements
+    (int2, int4, uint2, uint4, float4_e2m1fn, the float6) as it reads them: the specs say they
+    "are ignored" and a writer may set them, but ml_dtypes reads them for the floats (``0xF1``
+    as float4_e2m1fn is -0.5, not 0.5; the integers' values are right, their bytes not
+    ml_dtypes' own). zarr-python gives a data type no say in how the bytes codec views stored
+    bytes (``zarr/codecs/bytes.py:97-131``), so this wraps ``BytesCodec._decode_sync`` (which
+    ``_decode_single`` calls) once; chunks of other data types, and clean chunks, pass through
+    untouched (one scan of the bytes).
+    """
+    from zarr.codecs.bytes import BytesCodec
+
+    original = BytesCodec._decode_sync
+    if getattr(original, "_zarr_scale_offset", False):
+        return
+
+    def _decode_sync(self: BytesCodec, chunk_bytes: object, chunk_spec: object) -> object:
+        out = original(self, chunk_bytes, chunk_spec)  # type: ignore[arg-type]
+        zdtype = chunk_spec.dtype  # type: ignore[attr-defined]
+        if isinstance(zdtype, _Base) and zdtype._facts.bits < 8:
+            f = zdtype._facts
+            arr = np.asarray(out.as_ndarray_like())
+            codes = arr.view(np.uint8)
+            if (codes >> f.bits).any():
+                masked = (codes & np.uint8(f.mask)).view(arr.dtype)
+                out = chunk_spec.prototype.nd_buffer.from_ndarray_like(masked)  # type: ignore[attr-defined]
+        return out
+
+    _decode_sync._zarr_scale_offset = True  # type: ignore[attr-defined]
+    BytesCodec._decode_sync = _decode_sync  # type: ignore[method-assign]
+
+
+_read_ignoring_upper_bits()
+
+
 def to_core(arr: np.ndarray) -> np.ndarray:
     """The elements of `arr` in the Rust core's in-memory layout, as a C-contiguous 1-D uint8
     array: little-endian for multi-byte types, int2/int4 sign-extended to the byte, the other
-    narrow types' codes in the low bits (as ml_dtypes keeps them). A view of `arr` where the
-    layout already is the core's, else a copy; `arr` is never written to.
+    narrow types' codes zero-extended (upper bits cleared). A view of `arr` where the layout
+    already is the core's, else a copy; `arr` is never written to.
 
     >>> import ml_dtypes, numpy as np
     >>> to_core(np.array([-1, 7, -8], dtype=ml_dtypes.int4)).tolist()
@@ -485,11 +520,15 @@ def to_core(arr: np.ndarray) -> np.ndarray:
     a = np.asarray(arr)
     dtype = a.dtype
     f = _facts_of(dtype)
-    if f is not None and not f.float and f.signed:
-        # Sign-extend the low bits: ((b & mask) ^ sign) - sign, in int8.
-        low = np.ascontiguousarray(a).reshape(-1).view(np.uint8) & np.uint8(f.mask)
-        sign = np.uint8(1 << (f.bits - 1))
-        return ((low ^ sign).view(np.int8) - sign.astype(np.int8)).view(np.uint8)
+    if f is not None and f.bits < 8:
+        raw = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
+        if not f.float and f.signed:
+            # Sign-extend the low bits: ((b & mask) ^ sign) - sign, in int8.
+            sign = np.uint8(1 << (f.bits - 1))
+            low = raw & np.uint8(f.mask)
+            return ((low ^ sign).view(np.int8) - sign.astype(np.int8)).view(np.uint8)
+        # Zero-extended codes: upper bits (which the specs let a writer set) cleared.
+        return raw & np.uint8(f.mask) if (raw >> f.bits).any() else raw
     if dtype.itemsize > 1 and dtype.newbyteorder("<") != dtype:
         a = a.astype(dtype.newbyteorder("<"))
     return np.ascontiguousarray(a).reshape(-1).view(np.uint8)
