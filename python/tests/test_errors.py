@@ -179,3 +179,16 @@ def test_random_configurations_raise_only_our_errors(codecs, dtype, fill, data):
         assert e.code in _BY_CODE and str(e)
     except BaseException as e:  # a PanicException is a BaseException
         raise AssertionError(f"{type(e).__module__}.{type(e).__name__}: {e}") from e
+
+
+def test_chunk_functions():
+    v = next(
+        v
+        for v in json.loads((REPO / "tests/fixtures/vectors/chains.json").read_text())
+        if v["expect"] == "roundtrip"
+    )
+    meta, enc, dec = json.dumps(v["metadata"]), bytes.fromhex(v["encoded"]), v["decoded"]
+    assert _core.decode_chunk(meta, enc).hex() == dec
+    assert _core.encode_chunk(meta, bytes.fromhex(dec)) == enc
+    with pytest.raises(zso.LengthMismatchError):
+        _core.decode_chunk(meta, enc[:-1])

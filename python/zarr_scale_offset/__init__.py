@@ -16,7 +16,7 @@ import numpy as np
 import zarr
 from zarr.registry import fully_qualified_name, register_codec
 
-from . import _core, _guard
+from . import _core, _guard, codecs, errors
 from .cf import from_cf, xarray_encoding
 from .codecs import (
     CastValue,
@@ -28,35 +28,10 @@ from .codecs import (
     to_core,
     to_json_value,
 )
-from .errors import (
-    InvalidDataError,
-    InvalidJsonError,
-    InvalidMetadataError,
-    LengthMismatchError,
-    NotRepresentableError,
-    OutOfRangeError,
-    ReadOnlyError,
-    UnsupportedCodecError,
-    UnsupportedDataTypeError,
-    ZarrScaleOffsetError,
-)
+from .errors import *  # noqa: F403 (the exception classes, errors.__all__)
 
 __all__ = [
-    "CFScaleOffset",
-    "CastValue",
-    "CoreCodec",
-    "FixedScaleOffset",
-    "InvalidDataError",
-    "InvalidJsonError",
-    "InvalidMetadataError",
-    "LengthMismatchError",
-    "NotRepresentableError",
-    "OutOfRangeError",
-    "ReadOnlyError",
-    "ScaleOffset",
-    "UnsupportedCodecError",
-    "UnsupportedDataTypeError",
-    "ZarrScaleOffsetError",
+    *codecs.__all__,
     "bind",
     "decode",
     "encode",
@@ -64,6 +39,7 @@ __all__ = [
     "from_fixed_scale_offset",
     "use_everywhere",
     "xarray_encoding",
+    *errors.__all__,
 ]
 
 __version__ = "0.1.0"

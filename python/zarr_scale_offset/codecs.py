@@ -90,6 +90,16 @@ def _bind(codec_json: str, dtype_name: str, fill_json: str | None) -> _Bound:
     return _Bound(core, enc, enc.to_native_dtype(), dec.to_native_dtype(), enc_fill)
 
 
+def _run(kernel: Any, arr: np.ndarray, out_dtype: np.dtype[Any]) -> np.ndarray:
+    """``arr`` through a bound codec's ``encode_into`` / ``decode_into``: the input in the core's
+    layout (a view when it already is), the output allocated once by numpy (``np.empty``: no
+    zeroing; numpy asks for huge pages for big buffers) and viewed as ``out_dtype``."""
+    src = to_core(arr)
+    buf = np.empty(arr.size * out_dtype.itemsize, dtype=np.uint8)
+    kernel(src, buf)
+    return from_core(buf, out_dtype, arr.shape)
+
+
 @dataclass(frozen=True)
 class CoreCodec(ArrayArrayCodec):
     """An array->array codec of the Rust core, by name (``codec_name``) and configuration.
@@ -170,13 +180,13 @@ class CoreCodec(ArrayArrayCodec):
     def _encode_sync(self, chunk_array: NDBuffer, chunk_spec: ArraySpec) -> NDBuffer | None:
         b = self._bound(chunk_spec)
         arr = np.asarray(chunk_array.as_ndarray_like())
-        out = from_core(b.core.encode(to_core(arr)), b.encoded_native, arr.shape)
+        out = _run(b.core.encode_into, arr, b.encoded_native)
         return chunk_spec.prototype.nd_buffer.from_ndarray_like(out)
 
     def _decode_sync(self, chunk_array: NDBuffer, chunk_spec: ArraySpec) -> NDBuffer:
         b = self._bound(chunk_spec)
         arr = np.asarray(chunk_array.as_ndarray_like())
-        out = from_core(b.core.decode(to_core(arr)), b.decoded_native, arr.shape)
+        out = _run(b.core.decode_into, arr, b.decoded_native)
         return chunk_spec.prototype.nd_buffer.from_ndarray_like(out)
 
     async def _encode_single(self, chunk_array: NDBuffer, chunk_spec: ArraySpec) -> NDBuffer | None:
