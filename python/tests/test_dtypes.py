@@ -906,8 +906,9 @@ def test_bfloat16_cf_scale_offset_and_cast_value_to_float8_e4m3(ours, tmp_path: 
     meta = json.loads((tmp_path / "zarr.json").read_text())
     assert [c["name"] for c in meta["codecs"]] == ["cf.scale_offset", "cast_value", "bytes"]
     assert meta["fill_value"] == "NaN"
-    # Read back: decode_cf's x * 0.5 + 0.0 in float32 (so -0.0 becomes +0.0), exact in bfloat16.
-    dec = (v.astype(np.float32) * np.float32(0.5) + np.float32(0.0)).view("<u4") >> 16
+    # Read back: decode_cf's x * 0.5 in float32 (no offset is added: -0.0 stays -0.0, as
+    # xarray applies add_offset only when present), exact in bfloat16.
+    dec = (v.astype(np.float32) * np.float32(0.5)).view("<u4") >> 16
     dec = np.concatenate([dec, [0x7FC0]]).astype(np.int64)
     back = zarr.open_array(tmp_path)[:]
     assert same_codes("bfloat16", back.view("<u2"), dec)
