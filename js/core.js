@@ -475,8 +475,8 @@ function elementCount(shape) {
 // The hints of a decoded chunk of the wrong length (an object, so that the minifier keeps them
 // off the line that creates the error: Node prints that line above an uncaught error).
 const LENGTH_HINTS = {
-  short: ' (the chunk is truncated: a short chunk file, or a shard index giving this inner chunk too short a byte range)',
-  long: ' (too long: a server ignoring HTTP Range requests, e.g. python -m http.server, sends a whole shard for an inner chunk)',
+  short: ' (truncated: a short chunk file, or a shard index giving too short a byte range)',
+  long: ' (too long: a server ignoring HTTP Range requests, e.g. python -m http.server, sent a whole shard)',
 };
 
 export function checkChunkLength(chunk, direction, label) {
