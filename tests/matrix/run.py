@@ -17,7 +17,8 @@ when, for every case, the writer's stored chunks equal the oracle's stored bytes
 stores: equal across the writers) and the reader's decoded bytes equal the oracle's; otherwise
 each failure must be one of EXPECTED (a documented error), or the run fails.
 
-usage: python tests/matrix/run.py ZARRS_MATRIX_BINARY [--readme]
+usage: python tests/matrix/run.py ZARRS_MATRIX_BINARY [--readme]  (--readme: also writes the table
+to target/matrix-table.md, for README.md "Three engines, one core")
 """
 
 from __future__ import annotations
@@ -444,11 +445,14 @@ def render(the_cases, cells):
         for r in READERS:
             c = cells[(w, r)]
             ok = sum(1 for _, s in c if s == "ok")
-            errs = [n for n, s in c if s in ("w-err", "r-err")]
+            werr = [n for n, s in c if s == "w-err"]
+            rerr = [n for n, s in c if s == "r-err"]
             bad = [n for n, s in c if s == "FAIL"]
             txt = f"{ok}/{len(c)} equal"
-            if errs:
-                txt += f", documented error: {', '.join(errs)}"
+            if werr:
+                txt += f"; not written: {', '.join(werr)}"
+            if rerr:
+                txt += f"; read error: {', '.join(rerr)}"
             if bad:
                 txt += f", **FAIL: {', '.join(bad)}**"
             row.append(txt)
