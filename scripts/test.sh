@@ -9,7 +9,9 @@
 #   $ZARRS_STORES_DIR)   8b the zarrs plugin from outside (scripts/zarrs-outside.sh)
 #   9 npm run build   10 node --test tests/js/ (built package; reads the zarrs-made stores)
 #   11 the Python engine (scripts/python-test.sh: maturin wheel, ruff, pytest; its tests decode
-#   chunks with the built dist/ in Node)
+#   chunks with the built dist/ in Node)   12 the cross-engine matrix (tests/matrix/run.py: Node,
+#   the Python package, zarrs, zarr-python alone, each writing and reading 9 arrays; prints the
+#   writers x readers table; needs dist/, the wheel in .venv and the zarrs plugin's target dir)
 # A failing setup stops at once. Any other failing step is reported and the remaining steps
 # still run (so one CI run shows every failure); the exit status is non-zero if any step failed.
 # FAIL_FAST=1 stops at the first failing step instead.
@@ -105,13 +107,25 @@ zarrs_plugin() {
 }
 run "zarrs plugin (crates/zarrs): cargo fmt --check, clippy -D warnings, cargo test" zarrs_plugin
 run "zarrs plugin from outside: zarrs 0.23 + the plugin read two stores (scripts/zarrs-outside.sh)" bash scripts/zarrs-outside.sh
+# The matrix's zarrs engine: an example of the plugin, built in the plugin's target directory (the
+# one the zarrs steps above used, so zarrs is not compiled again).
+cross_engine_matrix() {
+  local target=${CARGO_TARGET_DIR:-$ROOT/crates/zarrs/target}
+  (cd crates/zarrs && cargo build --example matrix --locked) &&
+    .venv/bin/ruff format --check --config python/pyproject.toml tests/matrix &&
+    .venv/bin/ruff check --config python/pyproject.toml tests/matrix &&
+    .venv/bin/python tests/matrix/run.py "$target/debug/examples/matrix"
+}
 if run "npm run build" npm run build; then
   run "node --test tests/js/ (built package: API, conformance, package, demo page)" node --test tests/js/
   run "Python engine: maturin wheel, ruff, pytest python/tests" bash scripts/python-test.sh
+  run "cross-engine matrix: 4 writers x 4 readers (tests/matrix/run.py)" cross_engine_matrix
 else
   summary+=("  SKIPPED step $((n + 1)): node --test tests/js/ (the build failed)")
   failed+=("$((n + 1)): node --test (not run: build failed)")
   summary+=("  SKIPPED step $((n + 2)): Python engine (the build failed)")
   failed+=("$((n + 2)): Python engine (not run: build failed)")
+  summary+=("  SKIPPED step $((n + 3)): cross-engine matrix (the build failed)")
+  failed+=("$((n + 3)): cross-engine matrix (not run: build failed)")
 fi
 finish

@@ -6,12 +6,14 @@
 # byte for byte (cmp). The stores:
 #   * tests/fixtures/stores/topobathy.zarr: scale_offset + cast_value(uint16, NaN<->0) + gzip,
 #     written by zarr-python 3.4.2 with its own codecs;
-#   * tests/fixtures/stores/cf_reflectance_js.zarr: cf.scale_offset + cast_value, written by the
-#     npm package's encodeChunk; expected.bin is xarray's decode_cf of the packed data.
+#   * tests/fixtures/stores/cf_reflectance_py.zarr: cf.scale_offset + cast_value, written by the
+#     Python package through zarr-python (tests/fixtures/make/cf_py_store.py); expected.bin is
+#     xarray's decode_cf of the packed data. (Its chunks are byte-identical to those of
+#     cf_reflectance_js.zarr, which the npm package's encodeChunk wrote.)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$PWD
-STORES=(topobathy.zarr cf_reflectance_js.zarr)
+STORES=(topobathy.zarr cf_reflectance_py.zarr)
 # The plugin's target directory (its own workspace's default), so the zarrs build of its tests is
 # reused rather than made again.
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/crates/zarrs/target}

@@ -47,3 +47,10 @@ fn jacksboro_sharded_scale_offset_cast_value() {
 fn cf_scale_offset_written_by_the_npm_package() {
     check("cf_reflectance_js.zarr", 8);
 }
+
+/// The Python package through zarr-python (tests/fixtures/make/cf_py_store.py): the same codecs
+/// and values; expected.bin is xarray 2026.9.0 decode_cf of the packed uint16 data.
+#[test]
+fn cf_scale_offset_written_by_the_python_package() {
+    check("cf_reflectance_py.zarr", 8);
+}

@@ -176,8 +176,7 @@ fn run(case: &serde_json::Value) -> Result<(), String> {
 #[test]
 fn every_vector_through_zarrs() {
     let handle = zarrs_scale_offset::register_fixed_scale_offset();
-    let root =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../conformance/vectors");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../conformance/vectors");
     let mut failures = vec![];
     for family in FAMILIES {
         let text = std::fs::read_to_string(root.join(format!("{family}.json"))).unwrap();
