@@ -362,7 +362,7 @@ export function keepV2Filters(store) {
 export function register(registry) {
   if (!registry || typeof registry.set !== 'function') {
     // A TypeError (the kind of mistake it is) with the package's stable `.code`, like every error it throws.
-    throw codedError('invalid_argument', 'register(registry): pass zarrita\'s codec registry, e.g. register(zarr.registry) after import * as zarr from "zarrita"', undefined, TypeError);
+    throw codedError('invalid_argument', 'register(registry): pass zarrita\'s codec registry: register(zarr.registry)', undefined, TypeError);
   }
   const loading = ready();
   const names = [...codecNames, V2_FIXEDSCALEOFFSET];

@@ -477,12 +477,13 @@ impl ArrayChain {
             let c = &*l.codec;
             c.run(dir, i, o, opts).map_err(|e| {
                 let (a, b) = dir.order(c.decoded_type(), c.encoded_type());
-                e.context(format!(
-                    "{} ({} {}, {a} -> {b})",
-                    l.pointer,
-                    c.name(),
-                    dir.as_str()
-                ))
+                let what = format!("{} {}, {a} -> {b}", c.name(), dir.as_str());
+                // A single bound codec has the root pointer: no empty pointer in the message.
+                e.context(if l.pointer.is_empty() {
+                    what
+                } else {
+                    format!("{} ({what})", l.pointer)
+                })
             })
         };
         let mut cur: Option<Vec<u8>> = None;
