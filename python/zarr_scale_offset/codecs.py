@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import importlib.util
 import json
 import math
 from collections.abc import Mapping
@@ -25,12 +24,8 @@ from zarr.core.common import parse_named_configuration
 from zarr.core.dtype import get_data_type_from_json
 
 from . import _core
+from .dtypes import from_core, to_core
 from .errors import UnsupportedDataTypeError
-
-if importlib.util.find_spec(f"{__package__}.dtypes") is not None:
-    from .dtypes import from_core, to_core
-else:  # until the 15 ml_dtypes-backed data types land: the 11 numpy types only
-    from ._layout import from_core, to_core
 
 if TYPE_CHECKING:
     from zarr.core.array_spec import ArraySpec
