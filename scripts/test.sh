@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/test.sh (`npm test`): every test, in order, each step under a banner:
 #   1 setup (installs what is missing)   2 cargo fmt --check   3 cargo clippy -D warnings
-#   4 native cargo test   4b the Rust library from outside (scripts/outside-crate.sh: no wasm
+#   4 native cargo test   4a the kernel tests again without the AVX2 twins   4b the Rust library from outside (scripts/outside-crate.sh: no wasm
 #   crate in the host build, cargo doc with rustdoc lints denied, a crate outside the workspace
 #   that uses only the public API)   5 wasm-pack test --node   6 the same, release, --lib (simd128 kernels)
 #   7 wasm-pack test --headless --chrome   8 the zarrs plugin (crates/zarrs, a workspace of its own):
@@ -81,6 +81,10 @@ step "setup (installs only what is missing)" bash scripts/setup.sh || finish
 run "cargo fmt --all --check" cargo fmt --all --check
 run "cargo clippy --workspace --all-targets -- -D warnings" cargo clippy --workspace --all-targets --locked -- -D warnings
 run "native cargo test (both crates)" cargo test --workspace --locked
+# On x86-64 the hottest kernels run an AVX2 twin when the CPU has it (crates/core/src/kernels,
+# avx2_twin!): the kernel-vs-reference tests once more on the SSE2 baseline bodies.
+run "native kernel tests on the SSE2 baseline (ZARR_SCALE_OFFSET_NO_AVX2=1)" \
+  env ZARR_SCALE_OFFSET_NO_AVX2=1 cargo test --locked --lib kernel_tests
 run "the Rust library from outside: cargo tree, cargo doc, a crate outside the workspace" bash scripts/outside-crate.sh
 run "wasm tests in Node" wasm-pack test --node --mode no-install
 # The kernels' simd128 code exists only in optimised builds: run the library's kernel-vs-reference

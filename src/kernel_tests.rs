@@ -543,7 +543,7 @@ fn half_bit_tricks_roundtrip_every_code() {
 }
 
 /// Integer scale_offset kernels: int16 / uint16 over every value for a grid of offsets and
-/// scales (proven and checked kernels, both conventions, encode and decode), the 32- and 64-bit
+/// scales up to the largest with a kernel (proven and checked kernels, both conventions, encode and decode), the 32- and 64-bit
 /// types over fixed-seed random values and boundaries.
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
@@ -569,7 +569,10 @@ fn int_scale_offset_kernels_match_reference() {
         // Offsets and scales: proven (0 with ±1), checked ones that mostly pass (small offset,
         // scale 3 or 255), and ones that mostly fail (extreme offsets, scale = min).
         let (offsets, scales): (&[i128], &[i128]) = if dtype.bits() == 16 {
-            (&[0, -1000, max], &[1, -1, 3, min])
+            // The f32 reciprocal division of arith.rs (run_small): 61, where fl(1/61) < 1/61 (a
+            // truncating division would be wrong), and 16383 = 2^14 - 1, the largest |scale|
+            // with a kernel (the largest rounding error).
+            (&[0, -1000, max], &[1, -1, 3, 61, 16383, -16383, min])
         } else {
             (&[0, -1000, max / 3, max], &[1, -1, 3, 255, min])
         };

@@ -14,22 +14,24 @@ import dataclasses
 import functools
 import json
 import math
+import sys
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Self
 
 import numpy as np
 from zarr.abc.codec import ArrayArrayCodec
+from zarr.core.buffer.cpu import NDBuffer
 from zarr.core.common import parse_named_configuration
 from zarr.core.dtype import get_data_type_from_json
 
 from . import _core
 from .dtypes import from_core, to_core
-from .errors import UnsupportedDataTypeError
+from .errors import UnsupportedDataTypeError, ZarrScaleOffsetError
 
 if TYPE_CHECKING:
     from zarr.core.array_spec import ArraySpec
-    from zarr.core.buffer import NDBuffer
     from zarr.core.dtype.wrapper import ZDType
     from zarr.core.metadata.v3 import ChunkGridMetadata
 
@@ -85,14 +87,146 @@ def _bind(codec_json: str, dtype_name: str, fill_json: str | None) -> _Bound:
     return _Bound(core, enc, enc.to_native_dtype(), dec.to_native_dtype(), enc_fill)
 
 
+class _Scratch(threading.local):
+    """Each thread's last output buffer, reused once nothing but this slot refers to it.
+
+    A chunk decoded by zarr-python is usually copied into the output array and dropped at once;
+    allocating a fresh buffer for every chunk costs a page fault per 4 KiB each time the
+    allocator has handed the memory back to the system (glibc does for big buffers), about as
+    long as the kernel itself. So the buffer is kept and handed out again when its reference
+    count (CPython's, exact: every view, memoryview or array made from it holds a reference)
+    says nobody else holds it. A buffer still in use (stored by a store, kept by the caller) is
+    never reused: a new one is allocated and becomes the thread's buffer.
+    """
+
+    buf: np.ndarray | None = None
+
+    def take(self, nbytes: int) -> np.ndarray:
+        buf = self.buf
+        if buf is not None and buf.nbytes == nbytes and sys.getrefcount(buf) <= _UNUSED:
+            return buf
+        buf = np.empty(nbytes, dtype=np.uint8)
+        self.buf = buf
+        return buf
+
+
+def _calibrate() -> int:
+    """The reference count `_Scratch.take` sees for a buffer held by its slot alone."""
+    probe = _Scratch()
+    probe.buf = np.empty(1, dtype=np.uint8)
+    buf = probe.buf
+    return sys.getrefcount(buf)
+
+
+_UNUSED = _calibrate()
+_SCRATCH = _Scratch()
+
+
 def _run(kernel: Any, arr: np.ndarray, out_dtype: np.dtype[Any]) -> np.ndarray:
     """``arr`` through a bound codec's ``encode_into`` / ``decode_into``: the input in the core's
-    layout (a view when it already is), the output allocated once by numpy (``np.empty``: no
-    zeroing; numpy asks for huge pages for big buffers) and viewed as ``out_dtype``."""
+    layout (a view when it already is), the output written once into this thread's reusable
+    buffer (``_Scratch``; no zeroing) and viewed as ``out_dtype``."""
     src = to_core(arr)
-    buf = np.empty(arr.size * out_dtype.itemsize, dtype=np.uint8)
+    buf = _SCRATCH.take(arr.size * out_dtype.itemsize)
     kernel(src, buf)
     return from_core(buf, out_dtype, arr.shape)
+
+
+def _chain_json(jsons: list[str]) -> str:
+    return jsons[0] if len(jsons) == 1 else "[" + ",".join(jsons) + "]"
+
+
+class _Pending(NDBuffer):
+    """A chunk that our codecs have been asked to compute but have not computed yet.
+
+    zarr-python hands a chunk to its array->array codecs one at a time, each returning a new
+    array: for ``[scale_offset, cast_value]`` that is two passes over memory and one more chunk
+    allocated, where the core runs the whole chain in one fused pass. So each of our codecs
+    returns a ``_Pending`` (the input and the steps so far); our next codec adds its step to it,
+    and the first access to the values by anyone else (zarr's ``bytes`` codec, the copy into the
+    output array, a foreign codec) runs all the steps at once: ``_data`` is computed on first
+    read. A chunk-shaped ``NDBuffer`` made from it (``self.__class__(array)``, as its methods do)
+    is an ordinary computed buffer.
+
+    Errors are the unfused path's: when the fused run fails, the steps run one by one, so the
+    exception (class, message, element) is the one the codecs raise separately.
+    """
+
+    _value: np.ndarray | None
+    _source: np.ndarray
+    #: (codec, spec, bound) in the order the codecs are applied.
+    _steps: tuple[tuple[CoreCodec, ArraySpec, _Bound], ...]
+    _encode: bool
+
+    def __init__(self, array: Any) -> None:
+        self._value = array
+
+    @classmethod
+    def start(
+        cls, source: np.ndarray, step: tuple[CoreCodec, ArraySpec, _Bound], encode: bool
+    ) -> _Pending:
+        p = cls.__new__(cls)
+        p._value = None
+        p._source = source
+        p._steps = (step,)
+        p._encode = encode
+        return p
+
+    def then(self, step: tuple[CoreCodec, ArraySpec, _Bound]) -> _Pending:
+        p = type(self).start(self._source, step, self._encode)
+        p._steps = (*self._steps, step)
+        return p
+
+    @property
+    def pending(self) -> bool:
+        return self._value is None
+
+    @property
+    def _data(self) -> np.ndarray:  # type: ignore[override]
+        if self._value is None:
+            self._value = self._compute()
+        return self._value
+
+    @_data.setter
+    def _data(self, value: np.ndarray) -> None:
+        self._value = value
+
+    def _last_bound(self) -> _Bound:
+        return self._steps[-1][2]
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        if self._value is not None:
+            return self._value.dtype
+        b = self._last_bound()
+        return b.encoded_native if self._encode else b.decoded_native
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self._source.shape if self._value is None else self._value.shape
+
+    def _compute(self) -> np.ndarray:
+        if len(self._steps) == 1:
+            return _apply(self._steps[0][2], self._source, self._encode)
+        # The chain in the array's order, bound to the data type and fill value of its first
+        # codec (the steps of a decode run last codec first).
+        steps = self._steps if self._encode else self._steps[::-1]
+        first_codec, first_spec, _ = steps[0]
+        fused = first_codec._bound(first_spec, _chain_json([c._json for c, _, _ in steps]))
+        try:
+            return _apply(fused, self._source, self._encode)
+        except ZarrScaleOffsetError:
+            pass
+        arr = self._source
+        for _, _, b in self._steps:
+            arr = _apply(b, arr, self._encode)
+        raise AssertionError("the fused chain failed where its codecs one by one did not")
+
+
+def _apply(b: _Bound, arr: np.ndarray, encode: bool) -> np.ndarray:
+    if encode:
+        return _run(b.core.encode_into, arr, b.encoded_native)
+    return _run(b.core.decode_into, arr, b.decoded_native)
 
 
 @dataclass(frozen=True)
@@ -148,7 +282,9 @@ class CoreCodec(ArrayArrayCodec):
             return {"name": self.codec_name}
         return {"name": self.codec_name, "configuration": dict(self.configuration)}
 
-    def _bound(self, spec: ArraySpec) -> _Bound:
+    def _bound(self, spec: ArraySpec, chain_json: str | None = None) -> _Bound:
+        """This codec (or ``chain_json``, a chain starting with it) bound to the data type and
+        fill value of ``spec``, cached."""
         zdtype = spec.dtype
         fill = spec.fill_value
         fill_json = (
@@ -156,7 +292,7 @@ class CoreCodec(ArrayArrayCodec):
             if fill is None
             else json.dumps(zdtype.to_json_scalar(fill, zarr_format=3), allow_nan=False)
         )
-        return _bind(self._json, _dtype_name(zdtype), fill_json)
+        return _bind(chain_json or self._json, _dtype_name(zdtype), fill_json)
 
     def validate(
         self,
@@ -172,17 +308,24 @@ class CoreCodec(ArrayArrayCodec):
         fill = chunk_spec.fill_value if b.encoded_fill is None else b.encoded_fill
         return dataclasses.replace(chunk_spec, dtype=b.encoded, fill_value=fill)
 
-    def _encode_sync(self, chunk_array: NDBuffer, chunk_spec: ArraySpec) -> NDBuffer | None:
-        b = self._bound(chunk_spec)
+    def _step(self, chunk_array: NDBuffer, chunk_spec: ArraySpec, encode: bool) -> NDBuffer:
+        step = (self, chunk_spec, self._bound(chunk_spec))
+        if chunk_spec.prototype.nd_buffer is not NDBuffer:
+            # Another buffer class (a GPU one): computed now, in its own class.
+            arr = np.asarray(chunk_array.as_ndarray_like())
+            out = _apply(step[2], arr, encode)
+            return chunk_spec.prototype.nd_buffer.from_ndarray_like(out)
+        if isinstance(chunk_array, _Pending) and chunk_array.pending:
+            if chunk_array._encode == encode:
+                return chunk_array.then(step)
         arr = np.asarray(chunk_array.as_ndarray_like())
-        out = _run(b.core.encode_into, arr, b.encoded_native)
-        return chunk_spec.prototype.nd_buffer.from_ndarray_like(out)
+        return _Pending.start(arr, step, encode)
+
+    def _encode_sync(self, chunk_array: NDBuffer, chunk_spec: ArraySpec) -> NDBuffer | None:
+        return self._step(chunk_array, chunk_spec, True)
 
     def _decode_sync(self, chunk_array: NDBuffer, chunk_spec: ArraySpec) -> NDBuffer:
-        b = self._bound(chunk_spec)
-        arr = np.asarray(chunk_array.as_ndarray_like())
-        out = _run(b.core.decode_into, arr, b.decoded_native)
-        return chunk_spec.prototype.nd_buffer.from_ndarray_like(out)
+        return self._step(chunk_array, chunk_spec, False)
 
     async def _encode_single(self, chunk_array: NDBuffer, chunk_spec: ArraySpec) -> NDBuffer | None:
         return self._encode_sync(chunk_array, chunk_spec)

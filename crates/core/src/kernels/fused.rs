@@ -33,23 +33,16 @@ pub struct FloatArith {
     pub scale: f64,
 }
 
-/// The loop of a fused decode from stored `src` (int16, uint16) to `dst` (float32, float64).
-type DecodeLoop = fn(&[u8], &mut [u8], FloatArith, Option<(i64, u64)>);
-
-fn decode_loop(src: Prim, dst: Prim) -> Option<DecodeLoop> {
-    Some(match (src, dst) {
-        (Prim::I16, Prim::F32) => fused::<i16, f32>,
-        (Prim::U16, Prim::F32) => fused::<u16, f32>,
-        (Prim::I16, Prim::F64) => fused::<i16, f64>,
-        (Prim::U16, Prim::F64) => fused::<u16, f64>,
-        _ => return None,
-    })
+/// Whether a fused decode loop exists from stored `src` to `dst`: int16/uint16 into
+/// float32/float64.
+fn has_decode_loop(src: Prim, dst: Prim) -> bool {
+    matches!((src, dst), (Prim::I16 | Prim::U16, Prim::F32 | Prim::F64))
 }
 
 /// A fused `[scale_offset, cast_value]` decode.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FusedDecode {
-    /// Stored and decoded element types: a pair [`decode_loop`] has a loop for.
+    /// Stored and decoded element types: a pair [`has_decode_loop`] admits.
     types: (Prim, Prim),
     arith: FloatArith,
     map: Option<(i64, u64)>,
@@ -62,7 +55,9 @@ impl FusedDecode {
         let arith = arith?;
         match *cast {
             CastKernel::IntToFloat { src, dst, map } if dst == arith.ty => {
-                decode_loop(src, dst)?;
+                if !has_decode_loop(src, dst) {
+                    return None;
+                }
                 Some(FusedDecode {
                     types: (src, dst),
                     arith,
@@ -73,15 +68,26 @@ impl FusedDecode {
         }
     }
 
-    /// Decodes `input` (stored integers) into `out` (floats). Never declines.
-    pub fn run(&self, input: &[u8], out: &mut [u8]) {
-        // `select` made sure the pair has a loop.
-        if let Some(f) = decode_loop(self.types.0, self.types.1) {
-            f(input, out, self.arith, self.map);
+    super::avx2_twin! {
+        /// Decodes `input` (stored integers) into `out` (floats). Never declines.
+        pub fn run / run_avx2 => run_any(&self, input: &[u8], out: &mut [u8])
+    }
+
+    #[inline(always)]
+    fn run_any(&self, input: &[u8], out: &mut [u8]) {
+        let (a, m) = (self.arith, self.map);
+        match self.types {
+            (Prim::I16, Prim::F32) => fused::<i16, f32>(input, out, a, m),
+            (Prim::U16, Prim::F32) => fused::<u16, f32>(input, out, a, m),
+            (Prim::I16, Prim::F64) => fused::<i16, f64>(input, out, a, m),
+            (Prim::U16, Prim::F64) => fused::<u16, f64>(input, out, a, m),
+            // `select` admits the pairs above only.
+            _ => {}
         }
     }
 }
 
+#[cfg_attr(target_arch = "x86_64", inline(always))]
 fn fused<S: IntLane, D: FloatLane>(
     input: &[u8],
     out: &mut [u8],
@@ -148,9 +154,14 @@ impl FusedEncode {
         }
     }
 
-    /// Encodes `input` (floats) into `out` (stored integers); `false` when some element needs
-    /// the reference (the outputs are then unspecified).
-    pub fn run(&self, input: &[u8], out: &mut [u8]) -> bool {
+    super::avx2_twin! {
+        /// Encodes `input` (floats) into `out` (stored integers); `false` when some element
+        /// needs the reference (the outputs are then unspecified).
+        pub fn run / run_avx2 => run_any(&self, input: &[u8], out: &mut [u8]) -> bool
+    }
+
+    #[inline(always)]
+    fn run_any(&self, input: &[u8], out: &mut [u8]) -> bool {
         match self.arith.ty {
             Prim::F32 => self.blocks::<f32>(input, out),
             Prim::F64 => self.blocks::<f64>(input, out),
@@ -159,6 +170,7 @@ impl FusedEncode {
         }
     }
 
+    #[cfg_attr(target_arch = "x86_64", inline(always))]
     fn blocks<S: Magic>(&self, input: &[u8], out: &mut [u8]) -> bool {
         let out_size = self.dst.size();
         let mut r = [S::default(); BLOCK];
@@ -174,6 +186,7 @@ impl FusedEncode {
     }
 
     /// `r = round((x - offset) op scale)` over `input` (the first elements of `r`).
+    #[cfg_attr(target_arch = "x86_64", inline(always))]
     fn scale_round<S: FloatLane>(&self, input: &[u8], r: &mut [S]) {
         let (off, s) = (S::of(self.arith.offset), S::of(self.arith.scale));
         match self.arith.op {
@@ -182,11 +195,13 @@ impl FusedEncode {
         }
     }
 
+    #[cfg_attr(target_arch = "x86_64", inline(always))]
     fn with_mode<S: FloatLane, const DIV: bool>(&self, input: &[u8], r: &mut [S], off: S, s: S) {
         with_rounding!(self.mode, S, |f| scale_round::<S, DIV>(input, r, off, s, f))
     }
 
     /// Checks and converts the rounded values `r` (as many as `out` holds).
+    #[cfg_attr(target_arch = "x86_64", inline(always))]
     fn convert<S: Magic>(&self, r: &[S], out: &mut [u8]) -> bool {
         match self.dst {
             Prim::I8 => self.with_flags::<S, i8>(r, out),
@@ -198,6 +213,7 @@ impl FusedEncode {
         }
     }
 
+    #[cfg_attr(target_arch = "x86_64", inline(always))]
     fn with_flags<S: Magic, D: Small>(&self, r: &[S], out: &mut [u8]) -> bool {
         let nan = self.nan.map_or(0, |v| D::from_bits(v).to_i64() as i32);
         match (self.nan.is_some(), self.clamp) {
@@ -234,8 +250,10 @@ small!(i8, u8, i16, u16);
 
 /// scale_offset's encode in the float type (one rounding per operation, as the codec does it),
 /// then `round` (the rounding mode). Not inlined, like [`convert`]: small functions that V8
-/// compiles and tiers up one by one, rather than one huge function holding every instance.
-#[inline(never)]
+/// compiles and tiers up one by one, rather than one huge function holding every instance
+/// (inlined on x86-64, into the baseline and AVX2 bodies of [`FusedEncode::run`]).
+#[cfg_attr(not(target_arch = "x86_64"), inline(never))]
+#[cfg_attr(target_arch = "x86_64", inline(always))]
 fn scale_round<S: FloatLane, const DIV: bool>(
     input: &[u8],
     r: &mut [S],
@@ -252,7 +270,8 @@ fn scale_round<S: FloatLane, const DIV: bool>(
 /// Range check and conversion of rounded values; with `MAP`, a NaN becomes `nan` (the map's
 /// value, an integer of `D`); with `CLAMP`, every finite value is accepted and clamped to `D`'s
 /// range. Branch-free (non-short-circuit `&` / `|`, selects), so it vectorises.
-#[inline(never)]
+#[cfg_attr(not(target_arch = "x86_64"), inline(never))]
+#[cfg_attr(target_arch = "x86_64", inline(always))]
 fn convert<S: Magic, D: Small, const MAP: bool, const CLAMP: bool>(
     r: &[S],
     out: &mut [u8],
