@@ -315,9 +315,12 @@ class CoreCodec(ArrayArrayCodec):
             arr = np.asarray(chunk_array.as_ndarray_like())
             out = _apply(step[2], arr, encode)
             return chunk_spec.prototype.nd_buffer.from_ndarray_like(out)
-        if isinstance(chunk_array, _Pending) and chunk_array.pending:
-            if chunk_array._encode == encode:
-                return chunk_array.then(step)
+        if (
+            isinstance(chunk_array, _Pending)
+            and chunk_array.pending
+            and chunk_array._encode == encode
+        ):
+            return chunk_array.then(step)
         arr = np.asarray(chunk_array.as_ndarray_like())
         return _Pending.start(arr, step, encode)
 
