@@ -569,10 +569,13 @@ fn int_scale_offset_kernels_match_reference() {
         // Offsets and scales: proven (0 with ±1), checked ones that mostly pass (small offset,
         // scale 3 or 255), and ones that mostly fail (extreme offsets, scale = min).
         let (offsets, scales): (&[i128], &[i128]) = if dtype.bits() == 16 {
-            // The f32 reciprocal division of arith.rs (run_small): 61, where fl(1/61) < 1/61 (a
-            // truncating division would be wrong), and 16383 = 2^14 - 1, the largest |scale|
-            // with a kernel (the largest rounding error).
-            (&[0, -1000, max], &[1, -1, 3, 61, 16383, -16383, min])
+            // The 16-bit exact division of arith.rs (Div16): odd scales (3, 61, ±16383 =
+            // 2^14 - 1, the largest |scale| with a kernel), powers of two (2, 1024) and both
+            // (12, -40).
+            (
+                &[0, -1000, max],
+                &[1, -1, 2, 3, 12, -40, 61, 1024, 16383, -16383, min],
+            )
         } else {
             (&[0, -1000, max / 3, max], &[1, -1, 3, 255, min])
         };

@@ -11,8 +11,6 @@
 //!   reference reports the error.
 
 use super::cast::FloatLane;
-#[cfg(not(target_family = "wasm"))]
-use super::fused::Magic;
 use super::{map, map_ok, Elem};
 use crate::direction::{Direction, PerDirection};
 use crate::dtype::{DataType, Prim};
@@ -92,6 +90,88 @@ pub struct IntKernel {
     /// there the loops check each step in i32.
     #[cfg(not(target_family = "wasm"))]
     accept: PerDirection<(i32, i32)>,
+    /// int16 / uint16, for a direction that divides: the exact division in 16-bit lanes.
+    #[cfg(not(target_family = "wasm"))]
+    div: PerDirection<Div16>,
+}
+
+/// An exact 16-bit division by the scale s (2 <= |s| < 2^14), vectorisable (SIMD has no integer
+/// division): with |s| = m * 2^k (m odd) and inv = m^-1 mod 2^16, an n of the type is a multiple
+/// of s iff its low k bits are 0 and q = (n >> k) * inv (mod 2^16, in the type) lies in the
+/// range of the multiples' quotients, and q is then n / |s|. (n -> n * inv is a bijection of
+/// Z/2^16 taking each multiple j * m of the type's range to j; a non-multiple taken into that
+/// range would be q * m, a multiple.) Around it: encode `(x - offset) / s` (x - offset range
+/// checked through x), decode `y / s + offset`; the result is `sgn * q + post`, and its range
+/// check is folded into the bounds of q.
+#[cfg(not(target_family = "wasm"))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct Div16 {
+    /// Subtracted first (encode: the offset), and the inputs for which that stays in range.
+    pre: i32,
+    in_lo: i32,
+    in_hi: i32,
+    k: u32,
+    mask: i32,
+    inv: i32,
+    /// The bounds of q (multiples whose result is in range), empty as (1, 0).
+    q_lo: i32,
+    q_hi: i32,
+    /// The sign of the scale, and what is added last (decode: the offset).
+    sgn: i32,
+    post: i32,
+}
+
+#[cfg(not(target_family = "wasm"))]
+impl Div16 {
+    /// For a type with range `[min, max]` (16 bits), `offset`, scale `s`; `encode` for
+    /// `(x - offset) / s`, else `y / s + offset`.
+    fn new(min: i64, max: i64, offset: i64, s: i64, encode: bool) -> Div16 {
+        let a = s.unsigned_abs();
+        let k = a.trailing_zeros();
+        let m = (a >> k) as u16;
+        // Newton's iteration doubles the correct low bits: m * m = 1 (mod 8) to 16 bits.
+        let mut inv = m;
+        for _ in 0..3 {
+            inv = inv.wrapping_mul(2u16.wrapping_sub(m.wrapping_mul(inv)));
+        }
+        let m = m as i64;
+        // Quotients of the multiples of m in the type's range.
+        let (q_lo, q_hi) = (ceil_div(min, m), floor_div(max, m));
+        let sgn = if s < 0 { -1 } else { 1 };
+        // The result sgn * q + post in [min, max].
+        let post = if encode { 0 } else { offset };
+        let (r_lo, r_hi) = if sgn > 0 {
+            (min - post, max - post)
+        } else {
+            (post - max, post - min)
+        };
+        let (q_lo, q_hi) = (q_lo.max(r_lo), q_hi.min(r_hi));
+        let (in_lo, in_hi, pre) = if encode {
+            ((min + offset).max(min), (max + offset).min(max), offset)
+        } else {
+            (min, max, 0)
+        };
+        let empty = |lo: i64, hi: i64| {
+            if lo > hi {
+                (1, 0)
+            } else {
+                (lo as i32, hi as i32)
+            }
+        };
+        let ((q_lo, q_hi), (in_lo, in_hi)) = (empty(q_lo, q_hi), empty(in_lo, in_hi));
+        Div16 {
+            pre: pre as i32,
+            in_lo,
+            in_hi,
+            k,
+            mask: ((1u32 << k) - 1) as i32,
+            inv: inv as i32,
+            q_lo,
+            q_hi,
+            sgn,
+            post: post as i32,
+        }
+    }
 }
 
 /// `floor(a / b)` (b != 0).
@@ -179,6 +259,20 @@ impl IntKernel {
         // multiplies: x - offset in range, and (x - offset) * scale in range. Decode multiplies:
         // y * scale in range, and y * scale + offset in range.
         #[cfg(not(target_family = "wasm"))]
+        let div = {
+            let plan = |o: Op, encode: bool| {
+                if ty.size() == 2 && o == Op::Div {
+                    Div16::new(min as i64, max as i64, offset as i64, scale as i64, encode)
+                } else {
+                    Div16::default()
+                }
+            };
+            PerDirection {
+                encode: plan(enc_op, true),
+                decode: plan(dec_op, false),
+            }
+        };
+        #[cfg(not(target_family = "wasm"))]
         let accept = if ty.size() == 2 {
             let (lo, hi, off, s) = (min as i64, max as i64, offset as i64, scale as i64);
             let meet = |a: (i64, i64), b: (i64, i64)| {
@@ -222,6 +316,8 @@ impl IntKernel {
             },
             #[cfg(not(target_family = "wasm"))]
             accept,
+            #[cfg(not(target_family = "wasm"))]
+            div,
         })
     }
 
@@ -254,15 +350,14 @@ impl IntKernel {
         }
     }
 
-    /// int16 / uint16 with |scale| < 2^14, in i32: |x - offset| < 2^17, |(x - offset) * scale|
-    /// < 2^31, |y * scale| < 2^30 and |y * scale + offset| < 2^31, so nothing overflows; every
-    /// step is range-checked with a flag (unless `CHECK` is false: proven in range), branch-free
-    /// (the loops vectorise). Not inlined into `run`: there, whether LLVM vectorised the
-    /// range-checked loops for wasm depended on unrelated code (a change of `run`'s type
-    /// dispatch alone left them scalar, 3x slower). Inlined on x86-64, into `run`'s baseline
-    /// and AVX2 bodies.
-    #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
-    #[cfg_attr(target_arch = "x86_64", inline(always))]
+    /// int16 / uint16 with |scale| < 2^14, in i32 (the wasm build): |x - offset| < 2^17,
+    /// |(x - offset) * scale| < 2^31, |y * scale| < 2^30 and |y * scale + offset| < 2^31, so
+    /// nothing overflows; every step is range-checked with a flag (unless `CHECK` is false:
+    /// proven in range), branch-free (the loops vectorise). Not inlined into `run`: there,
+    /// whether LLVM vectorised the range-checked loops for wasm depended on unrelated code (a
+    /// change of `run`'s type dispatch alone left them scalar, 3x slower).
+    #[cfg(target_family = "wasm")]
+    #[inline(never)]
     fn run_small<T: Wide, const CHECK: bool>(
         &self,
         dir: Direction,
@@ -272,44 +367,8 @@ impl IntKernel {
         let (min, max) = (self.min as i32, self.max as i32);
         let (off, s) = (self.offset as i32, self.scale as i32);
         let ok = move |v: i32| !CHECK || (v >= min && v <= max);
-        // Division without a division instruction (SIMD has none for integers; a scalar `idiv`
-        // per element was 3x slower than the rest of the loop): q = round(v * fl(1/s)) in f32.
-        // Here |v| < 2^17 and 1 <= |s| < 2^14 are exact in f32, and v * fl(1/s), two roundings
-        // of relative error 2^-24 each, lies within |v / s| * 2^-22.9 < 2^-5.9 of v / s; so when s
-        // divides v, q is v / s, and `q * s == v` (|q * s| < 2^31: no overflow) tells whether it
-        // does. When it does not, no integer q has q * s == v: the element fails, whatever q is.
-        // The rounding is `Magic::int_bits` (adding 1.5 * 2^23, ties to even; |v * r| < 2^18),
-        // less the bits it gives for 0: no float-to-int conversion, which SSE2 cannot vectorise
-        // (Rust's is saturating). Not in the wasm build: there it cost 217 B of the zarrita
-        // path's download (gzip), which the size budget does not have.
-        #[cfg(not(target_family = "wasm"))]
-        let div = {
-            let r = 1.0f32 / s as f32;
-            let zero = 0.0f32.int_bits();
-            move |v: i32| {
-                let q = (v as f32 * r).int_bits().wrapping_sub(zero);
-                (q, q.wrapping_mul(s) == v)
-            }
-        };
-        #[cfg(target_family = "wasm")]
         let div = move |v: i32| (v / s, v % s == 0);
-        // Compared in T (an empty interval stays empty: (1, 0)), so the loop stays 16-bit.
-        #[cfg(not(target_family = "wasm"))]
-        let inside = {
-            let (lo, hi) = *self.accept.get(dir);
-            let (lo, hi) = (T::from_i32(lo), T::from_i32(hi));
-            move |x: T| !CHECK || (x >= lo) & (x <= hi)
-        };
         match (dir, *self.op.get(dir)) {
-            #[cfg(not(target_family = "wasm"))]
-            (Direction::Encode, Op::Mul) => map_ok(input, out, |x: T| {
-                (
-                    x.wrapping_sub(T::from_i32(off))
-                        .wrapping_mul(T::from_i32(s)),
-                    inside(x),
-                )
-            }),
-            #[cfg(target_family = "wasm")]
             (Direction::Encode, Op::Mul) => map_ok(input, out, |x: T| {
                 let d = x.wide() as i32 - off;
                 let r = d * s;
@@ -320,15 +379,6 @@ impl IntKernel {
                 let (q, exact) = div(d);
                 (T::narrow(q as i64), ok(d) & exact & ok(q))
             }),
-            #[cfg(not(target_family = "wasm"))]
-            (Direction::Decode, Op::Mul) => map_ok(input, out, |y: T| {
-                (
-                    y.wrapping_mul(T::from_i32(s))
-                        .wrapping_add(T::from_i32(off)),
-                    inside(y),
-                )
-            }),
-            #[cfg(target_family = "wasm")]
             (Direction::Decode, Op::Mul) => map_ok(input, out, |y: T| {
                 let p = y.wide() as i32 * s;
                 let r = p + off;
@@ -340,6 +390,67 @@ impl IntKernel {
                 (T::narrow(r as i64), exact & ok(q) & ok(r))
             }),
         }
+    }
+
+    /// int16 / uint16 with |scale| < 2^14 in their own 16-bit wrapping arithmetic (native
+    /// builds; 16 lanes per AVX2 vector where i32 has 8): a direction that multiplies checks
+    /// its input against one bind-time interval (`accept`), one that divides runs [`Div16`].
+    /// The results are exact wherever the checks pass. Not in the wasm build, where it cost
+    /// 250 B of the zarrita path's download (gzip), which the size budget lacks. Inlined on
+    /// x86-64, into `run`'s baseline and AVX2 bodies.
+    #[cfg(not(target_family = "wasm"))]
+    #[cfg_attr(not(target_arch = "x86_64"), inline(never))]
+    #[cfg_attr(target_arch = "x86_64", inline(always))]
+    fn run_small<T: Wide, const CHECK: bool>(
+        &self,
+        dir: Direction,
+        input: &[u8],
+        out: &mut [u8],
+    ) -> bool {
+        let (off, s) = (
+            T::from_i32(self.offset as i32),
+            T::from_i32(self.scale as i32),
+        );
+        // Compared in T (an empty interval stays empty: (1, 0)), so the loop stays 16-bit.
+        let (lo, hi) = *self.accept.get(dir);
+        let (lo, hi) = (T::from_i32(lo), T::from_i32(hi));
+        let inside = move |x: T| !CHECK || (x >= lo) & (x <= hi);
+        match (dir, *self.op.get(dir)) {
+            (Direction::Encode, Op::Mul) => map_ok(input, out, |x: T| {
+                (x.wrapping_sub(off).wrapping_mul(s), inside(x))
+            }),
+            (Direction::Decode, Op::Mul) => map_ok(input, out, |y: T| {
+                (y.wrapping_mul(s).wrapping_add(off), inside(y))
+            }),
+            (_, Op::Div) => self.div16::<T, CHECK>(dir, input, out),
+        }
+    }
+
+    /// [`Div16`]'s loop (int16 / uint16 dividing by the scale); without `CHECK` (proven in
+    /// range) only the exactness remains to test.
+    #[cfg(not(target_family = "wasm"))]
+    #[inline(always)]
+    fn div16<T: Wide, const CHECK: bool>(
+        &self,
+        dir: Direction,
+        input: &[u8],
+        out: &mut [u8],
+    ) -> bool {
+        let p = *self.div.get(dir);
+        let t = T::from_i32;
+        let (pre, post, sgn, inv, mask) = (t(p.pre), t(p.post), t(p.sgn), t(p.inv), t(p.mask));
+        let (in_lo, in_hi, q_lo, q_hi, zero) = (t(p.in_lo), t(p.in_hi), t(p.q_lo), t(p.q_hi), t(0));
+        let k = p.k;
+        map_ok(input, out, |x: T| {
+            let d = x.wrapping_sub(pre);
+            let q = d.shr(k).wrapping_mul(inv);
+            let r = q.wrapping_mul(sgn).wrapping_add(post);
+            let inside = !CHECK || (x >= in_lo) & (x <= in_hi);
+            (
+                r,
+                inside & (d.and(mask) == zero) & (q >= q_lo) & (q <= q_hi),
+            )
+        })
     }
 
     /// int32, uint32 and int64 in i64 with checked operations (for int64 they are exactly the
@@ -412,6 +523,11 @@ trait Wide: Elem + PartialOrd {
     fn wrapping_sub(self, b: Self) -> Self;
     #[cfg_attr(target_family = "wasm", allow(dead_code))]
     fn wrapping_mul(self, b: Self) -> Self;
+    /// `self >> k` (arithmetic for the signed types), k < the width.
+    #[cfg_attr(target_family = "wasm", allow(dead_code))]
+    fn shr(self, k: u32) -> Self;
+    #[cfg_attr(target_family = "wasm", allow(dead_code))]
+    fn and(self, b: Self) -> Self;
 }
 
 macro_rules! wide {
@@ -429,6 +545,10 @@ macro_rules! wide {
             fn wrapping_sub(self, b: Self) -> Self { <$t>::wrapping_sub(self, b) }
             #[inline(always)]
             fn wrapping_mul(self, b: Self) -> Self { <$t>::wrapping_mul(self, b) }
+            #[inline(always)]
+            fn shr(self, k: u32) -> Self { self.wrapping_shr(k) }
+            #[inline(always)]
+            fn and(self, b: Self) -> Self { self & b }
         }
     )*};
 }
