@@ -333,7 +333,24 @@ impl ArrayToArrayCodecTraits for ScaleOffsetCodec {
         decoded_data_type: &DataType,
         decoded_fill_value: &FillValue,
     ) -> Result<FillValue, CodecError> {
-        let b = self.bound(decoded_data_type, Some(decoded_fill_value))?;
+        let b = match self.bound(decoded_data_type, Some(decoded_fill_value)) {
+            Ok(b) => b,
+            // The fill value cannot pass through this codec, but the codec binds without it (so
+            // the error is the fill value's): a zero placeholder of the encoded type, not an
+            // error. zarrs 0.23 asks with a placeholder fill of zero bytes where it needs only the
+            // data types and shapes (`CodecChain::recommended_concurrency`, zarrs-0.23.14
+            // src/array/codec/array_to_bytes/codec_chain.rs:831-835, for every request over
+            // several chunks), and the codecs before this one have already transformed that
+            // placeholder (0 - 300 = -300), so it cannot be told from a real fill value here.
+            // The real fill value is still required: `encode` and `decode` bind with the fill
+            // value zarrs gives them, so every chunk zarrs encodes or decodes through this codec
+            // fails with the fill-value error before the placeholder can reach a stored or
+            // decoded element.
+            Err(_) => {
+                let t = self.bound(decoded_data_type, None)?.encoded_data_type();
+                return Ok(FillValue::new(vec![0; t.size()]));
+            }
+        };
         let t = b.encoded_data_type();
         match b.encoded_fill_element() {
             Some(element) => Ok(FillValue::new(le_to_ne(element, t.size()))),

@@ -349,14 +349,18 @@ fn unsupported_data_type() {
     );
 }
 
-/// A fill value the codecs cannot carry: the error names it.
+/// A fill value the codecs cannot carry: encoding with it is an error that names it
+/// (`encoded_fill_value` answers with a placeholder: tests/subset.rs).
 #[test]
 fn fill_value_error() {
     let c = codecs(r#"[{"name":"cast_value","configuration":{"data_type":"uint8"}}]"#);
     let e = c[0]
-        .encoded_fill_value(
+        .encode(
+            ArrayBytes::new_flen(1.0f32.to_ne_bytes().to_vec()),
+            &[std::num::NonZeroU64::MIN],
             &zarrs::array::data_type::float32(),
             &zarrs::array::FillValue::from(-1.0f32),
+            &zarrs::array::CodecOptions::default(),
         )
         .unwrap_err()
         .to_string();
