@@ -215,11 +215,13 @@ pub fn from_cf_bytes(data: &[u8]) {
         return;
     };
     let packed = ALL[*p as usize % ALL.len()].name();
-    let ad = match *a as usize % 30 {
-        i @ 0..=25 => Some(ALL[i].name()),
-        26 => Some("float32"),
-        27 => Some("float64"),
-        28 => Some("bogus"),
+    // Every data type, then float32 and float64 by name, an unknown name and none.
+    let i = *a as usize % (ALL.len() + 4);
+    let ad = match i.checked_sub(ALL.len()) {
+        None => Some(ALL[i].name()),
+        Some(0) => Some("float32"),
+        Some(1) => Some("float64"),
+        Some(2) => Some("bogus"),
         _ => None,
     };
     from_cf_checked(attrs, packed, ad);

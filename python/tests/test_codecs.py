@@ -69,9 +69,6 @@ def test_use_everywhere_selects_ours(ours):
 
 
 def test_zarr_own_cast_value_outside_its_types_names_use_everywhere(tmp_path):
-    pytest.importorskip(
-        "zarr_scale_offset.dtypes", reason="needs the float8 data types (branch pydt19)"
-    )
     a = zarr.create_array(
         tmp_path / "a",
         shape=(4,),
