@@ -305,3 +305,67 @@ def test_encode_into_decode_into():
         b.encode_into(x.view(np.uint8), np.zeros(16, dtype=np.uint8))
     with pytest.raises(zso.InvalidDataError, match="C-contiguous"):
         b.encode_into(np.zeros(40, np.uint8)[::2], out)
+
+
+# A float array with fill NaN packed into uint16 with an offset: the data type's default fill 0
+# cannot pass ((0 - 273.15) * 100 < 0), which zarr-python's sharding codec uses to check its
+# inner codecs (zarr/codecs/sharding.py, _validate_inner_codecs).
+KELVIN = [
+    zso.ScaleOffset(offset=273.15, scale=100),
+    zso.CastValue(
+        data_type="uint16",
+        rounding="nearest-even",
+        scalar_map={"encode": [["NaN", 65535]], "decode": [[65535, "NaN"]]},
+    ),
+]
+
+
+def test_sharded_array_whose_codecs_cannot_carry_0_but_carry_its_fill(tmp_path, ours):
+    # `ours`: zarr-python's own cast_value refuses the placeholder fill too (cast-value-rs:
+    # "Value -27315 out of range"), so it cannot open the sharded array; ours can.
+    x = (np.arange(40 * 24, dtype=np.float64).reshape(40, 24) % 500 / 10 + 275).astype(np.float32)
+    x[3, 4] = np.nan
+    got = {}
+    for name, kw in (("plain", {}), ("sharded", {"shards": (20, 12)})):
+        a = zarr.create_array(
+            tmp_path / name,
+            shape=x.shape,
+            chunks=(10, 6),
+            dtype="float32",
+            fill_value=float("nan"),
+            filters=KELVIN,
+            compressors=None,
+            **kw,
+        )
+        a[:20] = x[:20]  # the rest never written: the fill value
+        got[name] = zarr.open_array(tmp_path / name)[...]
+    assert np.isnan(got["sharded"][20:]).all()
+    np.testing.assert_array_equal(bits(got["sharded"]), bits(got["plain"]))
+    # The values: round((x - 273.15) * 100) in float32, decoded as y / 100 + 273.15.
+    y = np.round((x[:20] - np.float32(273.15)) * np.float32(100))
+    want = np.where(np.isnan(x[:20]), np.float32(np.nan), y / np.float32(100) + np.float32(273.15))
+    np.testing.assert_array_equal(bits(got["sharded"][:20]), bits(want.astype(np.float32)))
+
+
+def test_a_fill_value_that_cannot_pass_is_refused_at_creation(tmp_path):
+    # 0 and 1: (0 - 273.15) * 100 and (1 - 273.15) * 100 are below uint16's range.
+    for fill in (0, 1):
+        with pytest.raises(zso.InvalidMetadataError, match="fill value"):
+            zarr.create_array(
+                tmp_path / f"a{fill}",
+                shape=(8,),
+                chunks=(4,),
+                dtype="float32",
+                fill_value=fill,
+                filters=KELVIN,
+            )
+        with pytest.raises(zso.InvalidMetadataError, match="fill value"):
+            zarr.create_array(
+                tmp_path / f"s{fill}",
+                shape=(8,),
+                chunks=(4,),
+                shards=(8,),
+                dtype="float32",
+                fill_value=fill,
+                filters=KELVIN,
+            )

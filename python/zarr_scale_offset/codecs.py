@@ -303,8 +303,28 @@ class CoreCodec(ArrayArrayCodec):
     ) -> None:
         _bind(self._json, _dtype_name(dtype), None)
 
+    def evolve_from_array_spec(self, array_spec: ArraySpec) -> Self:
+        # The fill value is checked here (zarr-python evolves every codec of an array, at
+        # creation and when it builds a pipeline, with the spec the codecs before it leave,
+        # the array's real fill value included), not in `resolve_metadata` (see there).
+        self._bound(array_spec)
+        return self
+
     def resolve_metadata(self, chunk_spec: ArraySpec) -> ArraySpec:
-        b = self._bound(chunk_spec)
+        try:
+            b = self._bound(chunk_spec)
+        except ZarrScaleOffsetError:
+            # A fill value that cannot pass, where the codec binds without one: zarr-python's
+            # sharding codec resolves its inner codecs with the data type's default fill value
+            # as a placeholder (zarr/codecs/sharding.py, _validate_inner_codecs), not the
+            # array's, so a sharded float array with fill NaN and [scale_offset(offset=273.15,
+            # scale=100), cast_value(uint16, NaN <-> 65535)] was refused because 0 cannot
+            # pass. Here the encoded type's default fill goes on; a real fill value that cannot
+            # pass is still an error, from `evolve_from_array_spec` and from every chunk.
+            b = _bind(self._json, _dtype_name(chunk_spec.dtype), None)
+            return dataclasses.replace(
+                chunk_spec, dtype=b.encoded, fill_value=b.encoded.default_scalar()
+            )
         fill = chunk_spec.fill_value if b.encoded_fill is None else b.encoded_fill
         return dataclasses.replace(chunk_spec, dtype=b.encoded, fill_value=fill)
 
