@@ -35,12 +35,16 @@ every JSON number with a fraction or exponent that zarr-python's ``json`` reader
 shortest text (``repr``, what ``json.dumps`` writes); any other NumPy or ml_dtypes float (float16,
 float32, ...) as its exact decimal expansion, so a float32 on a tie of the type rounds to even; a
 NaN as ``"NaN"`` and an infinity as ``"Infinity"``/``"-Infinity"``; a string as given. So the
-Python engine agrees with the core on the text it is given. The one difference left is a
-zarr.json number that is not its float64's shortest text and lies within half a float64 ulp of a
-tie of the type: zarr-python's reader keeps only the float64, so the core sees the float64's
-shortest text instead (the exact 90 digits of 2^-128, a tie for float8_e8m0fnu rounding to the
-missing zero, are an error for the core and become ``2.938735877055719e-39``, a little above the
-tie, here). Core errors are :class:`FillValueError` with the core's message.
+Python engine agrees with the core on the text it is given (``tests/test_dtypes.py`` sweeps
+every code's text, its neighbours and the special forms of all 15 types). What is left is what
+zarr-python's ``json`` reader loses before this module sees a zarr.json value: the integer
+``-0`` becomes int 0 (+0 here, -0 in the core), ``1e-400`` becomes 0.0 (accepted by the integer
+types here, "not an integer" in the core), ``1e400`` becomes inf (the same code or error, another
+message), and a number that is not its float64's shortest text and lies within half a float64 ulp
+of a tie of the type rounds as that shortest text (the exact 90 digits of 2^-128, a tie for
+float8_e8m0fnu rounding to the missing zero, are an error for the core and become
+``2.938735877055719e-39``, a little above the tie, here). Core errors are
+:class:`FillValueError` with the core's message.
 
 The default fill value (``fill_value=None``) is 0, and 1.0 for float8_e8m0fnu, which has no zero
 (the ``default`` column of :data:`ROWS`).
@@ -260,7 +264,6 @@ class _Base(ZDType[np.dtype, np.generic], HasItemSize):  # type: ignore[type-var
             return _fill(lambda: _core.Bound.from_fill_element("[]", f.name, element))
         text = _json_text(data, f.name)
         return _fill(lambda: _core.Bound("[]", f.name, text))
-
 
     def _scalar(self, bound: _core.Bound) -> np.generic:
         """The ml_dtypes scalar of the fill value `bound` holds."""
