@@ -178,7 +178,7 @@ def _fill(bind: Callable[[], _core.Bound]) -> _core.Bound:
 
 
 class _Base(ZDType[np.dtype, np.generic], HasItemSize):  # type: ignore[type-var]
-    """A data type of one row (the subclasses below set ``_facts``)."""
+    """A data type of one row (the classes :func:`_make` builds set ``_facts``)."""
 
     _facts: ClassVar[_Facts]
     dtype_cls: ClassVar[type[np.dtype]]
