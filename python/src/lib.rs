@@ -8,8 +8,10 @@
 //! >>> from zarr_scale_offset import _core
 //! >>> b = _core.Bound('{"name": "cast_value", "configuration": {"data_type": "uint8"}}',
 //! ...                 "float32", "0")
-//! >>> b.encoded_data_type, b.encoded_fill
-//! ('uint8', '0')
+//! >>> b.encoded_data_type, b.encoded_fill, b.encoded_fill_bytes
+//! ('uint8', '0', b'\x00')
+//! >>> _core.Bound.from_fill_element("[]", "int4", b"\xff").encoded_fill
+//! '-1'
 //! ```
 #![warn(missing_docs)]
 
@@ -153,10 +155,36 @@ impl PyBound {
         self.inner.encoded_data_type().name()
     }
 
+    /// Like `Bound(codecs, data_type, fill)`, with the fill value as one in-memory element of
+    /// `data_type` (`bytes` in the core's layout, the form `encoded_fill_bytes` returns) instead
+    /// of JSON text: `zarr_scale_offset::Bound::from_fill_element`. With no codecs (`"[]"`) its
+    /// `encoded_fill` is the strict JSON text of that element.
+    #[staticmethod]
+    #[pyo3(signature = (codecs, data_type, fill=None))]
+    fn from_fill_element(
+        py: Python<'_>,
+        codecs: &str,
+        data_type: &str,
+        fill: Option<&[u8]>,
+    ) -> PyResult<Self> {
+        data_type
+            .parse::<DataType>()
+            .and_then(|t| zarr_scale_offset::Bound::from_fill_element(codecs, t, fill))
+            .map(|inner| PyBound { inner })
+            .map_err(|e| py_error(py, e))
+    }
+
     /// The fill value after the last codec as JSON text, or None.
     #[getter]
     fn encoded_fill(&self) -> Option<String> {
         self.inner.encoded_fill()
+    }
+
+    /// The fill value after the last codec as one in-memory element of the encoded data type
+    /// (`bytes` in the core's layout), or None.
+    #[getter]
+    fn encoded_fill_bytes(&self) -> Option<Vec<u8>> {
+        self.inner.encoded_fill_element()
     }
 
     /// Encodes a buffer of the decoded data type into a new buffer of the encoded one.

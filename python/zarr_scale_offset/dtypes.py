@@ -8,41 +8,46 @@ importing this module, and so does inference from an ml_dtypes NumPy dtype
 (``dtype=ml_dtypes.float8_e4m3``).
 
 Every class comes from one row of :data:`ROWS`; adding a data type is one row there (plus its
-entry point, which ``tests/test_dtypes.py`` checks against the table). The rows hold what the
-Zarr extension specs say and ml_dtypes does not: the code the fill value ``"NaN"`` names and
-whether the type has infinities. Sizes, bit widths and ranges come from ml_dtypes, and a test
-compares them with the Rust core's data-type table.
+entry point, which ``tests/test_dtypes.py`` checks against the table). Sizes and bit widths come
+from ml_dtypes, and a test compares them with the Rust core's data-type table.
 
-Fill values (Zarr v3, as the data types' READMEs say: "the same way as the core IEEE 754
-floating point numbers" / "the core integer data types"):
-
-- a JSON number, rounded to the nearest value half-to-even (exactly: ml_dtypes rounds a float64
-  correctly; this module adds the limits ml_dtypes saturates or turns into NaN: a number beyond
-  the largest finite value is ``±Infinity`` where the type has infinities and an error where it
-  has none, a number that rounds below float8_e8m0fnu's smallest value is an error, negative
-  numbers and zero are errors for float8_e8m0fnu, ``-0.0`` is ``+0`` where there is no negative
-  zero (the fnuz types);
-- ``"NaN"`` (the type's own NaN code), ``"Infinity"``, ``"-Infinity"``, only where the type has
-  them;
-- ``"0x…"``: the raw code, two hex digits per byte of the element (``"0x7fc0"`` for bfloat16,
-  ``"0x80"`` for float8_e4m3fnuz), either case. zarr-python's own float reader would take any
-  four-digit hex as float16 bits (``zarr/core/dtype/npy/common.py:196``), which is wrong for
-  bfloat16; this module reads the code in the type's own width. Other digit counts whose value
-  fits the type are accepted leniently, as the Rust core does;
-- integers (int2 … uint4): a JSON integer within the range; integral floats and integer strings
-  are accepted leniently (zarr-python accepts them for its own integer types).
-
-zarr-python parses zarr.json with ``json``, so a JSON number reaches this module as a float64:
-the rounding is exact from that float64, while the Rust core rounds from the decimal text. The two
-differ only for a text that is not a float64's shortest form and lies within half a float64 ulp
-of a midpoint of the type (e.g. ``2.938735877055719e-39``, the shortest text of 2^-128, is a tie
-for float8_e8m0fnu here and a little above it for the core).
-
-The default fill value (``fill_value=None``) is 0, and 1.0 for float8_e8m0fnu, which has no zero.
-
-Written fill values are the strict form: the shortest decimal that reads back to the same code,
-``"NaN"`` for the type's NaN code, a full-width hex string for any other NaN code, and
+Fill values are the Rust core's: this module gives each one to the core's bind step with no
+codecs (``_core.Bound("[]", name, text)``, ``zarr_scale_offset::bind``), which parses, checks and
+rounds it by the rules of ``src/json/scalar.rs``, the same rules as the npm package and the zarrs
+plugin, and it takes the element's bytes back (``encoded_fill_bytes``); writing one is
+``_core.Bound.from_fill_element("[]", name, element).encoded_fill``, the core's strict text.
+In short (Zarr v3, as the data types' READMEs say: "the same way as the core IEEE 754 floating
+point numbers" / "the core integer data types"): a JSON number rounded half-to-even from its
+decimal text, ``±Infinity`` beyond the largest finite value where the type has infinities and
+an error where it has none; ``"NaN"`` (the type's own NaN code), ``"Infinity"``,
+``"-Infinity"`` only where the type has them; ``"0x…"``, the raw code, two hex digits per byte
+of the element, either case, in the type's own width (``"0x3f80"`` is bfloat16 1.0, where
+zarr-python's own float reader would take float16 bits, ``zarr/core/dtype/npy/common.py:196``);
+for int2 … uint4 a JSON integer within the range; plus the core's lenient forms (integral
+floats and integer strings for the integers, other hex digit counts, Python ``float()``
+spellings). Written fill values are strict: the shortest decimal that reads back to the same
+code, ``"NaN"`` for the type's NaN code, a full-width hex string for any other NaN code,
 ``"Infinity"``/``"-Infinity"``.
+
+What this module does itself is turn a Python or NumPy scalar into the JSON text the core reads,
+exactly: an ``int`` as its digits (any size); a ``float`` (and ``numpy.float64``), the type of
+every JSON number with a fraction or exponent that zarr-python's ``json`` reader makes, as its
+shortest text (``repr``, what ``json.dumps`` writes); any other NumPy or ml_dtypes float (float16,
+float32, ...) as its exact decimal expansion, so a float32 on a tie of the type rounds to even; a
+NaN as ``"NaN"`` and an infinity as ``"Infinity"``/``"-Infinity"``; a string as given. So the
+Python engine agrees with the core on the text it is given (``tests/test_dtypes.py`` sweeps
+every code's text, its neighbours and the special forms of all 15 types). What is left is what
+zarr-python's ``json`` reader loses before this module sees a zarr.json value: the integer
+``-0`` becomes int 0 (+0 here, -0 in the core), ``1e-400`` becomes 0.0 (accepted by the integer
+types here, "not an integer" in the core), ``1e400`` becomes inf (the same code or error, another
+message), and a number that is not its float64's shortest text and lies within half a float64 ulp
+of a tie of the type rounds as that shortest text (the exact 90 digits of 2^-128, a tie for
+float8_e8m0fnu rounding to the missing zero, are an error for the core and become
+``2.938735877055719e-39``, a little above the tie, here). Core errors are
+:class:`FillValueError` with the core's message.
+
+The default fill value (``fill_value=None``) is 0, and 1.0 for float8_e8m0fnu, which has no zero
+(the ``default`` column of :data:`ROWS`).
 
 Layout: ml_dtypes keeps int2/int4 in the low bits of a byte (int4 -1 is ``0x0F``); the Rust core
 wants them sign-extended (``0xFF``). :func:`to_core` and :func:`from_core` convert, for every
@@ -51,10 +56,11 @@ dtype the codecs see, between NumPy arrays and the core's little-endian bytes.
 
 from __future__ import annotations
 
+import json
 import math
-import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import TYPE_CHECKING, ClassVar, Self
 
 import ml_dtypes
@@ -67,7 +73,8 @@ from zarr.core.dtype.npy.common import (
 from zarr.core.dtype.wrapper import ZDType
 from zarr.errors import DataTypeValidationError
 
-from .errors import InvalidMetadataError
+from . import _core
+from .errors import InvalidMetadataError, ZarrScaleOffsetError
 
 if TYPE_CHECKING:
     from zarr.core.common import JSON, ZarrFormat
@@ -84,22 +91,21 @@ __all__ = [
 
 class FillValueError(InvalidMetadataError):
     """A fill value (or scalar) that the data type cannot hold, or that is not a valid JSON form
-    of one: a ``ValueError`` with the Rust core's code for the same case, ``invalid_metadata``."""
+    of one: a ``ValueError`` with the Rust core's code for the same case, ``invalid_metadata``,
+    and the core's message."""
 
 
 @dataclass(frozen=True)
 class Row:
-    """One data type: the ZDType class name, the Zarr v3 name (also the ml_dtypes name), and for
-    float types the code ``"NaN"`` names (``None``: no NaN) and whether there are infinities."""
+    """One data type: the ZDType class name, the Zarr v3 name (also the ml_dtypes name), and the
+    default fill value (``fill_value=None``)."""
 
     cls: str
     name: str
-    nan: int | None = None
-    inf: bool = False
+    default: int | float = 0
 
 
-# The table. Columns: class name, Zarr v3 name (= the ml_dtypes type), the "NaN" code of the
-# type's README (floats with a NaN), infinities (the IEEE-like floats).
+# The table. Columns: class name, Zarr v3 name (= the ml_dtypes type), default fill value.
 ROWS: tuple[Row, ...] = (
     Row("Int2", "int2"),
     Row("Int4", "int4"),
@@ -108,17 +114,15 @@ ROWS: tuple[Row, ...] = (
     Row("Float4E2M1FN", "float4_e2m1fn"),
     Row("Float6E2M3FN", "float6_e2m3fn"),
     Row("Float6E3M2FN", "float6_e3m2fn"),
-    Row("Float8E3M4", "float8_e3m4", nan=0x78, inf=True),
-    Row("Float8E4M3", "float8_e4m3", nan=0x7C, inf=True),
-    Row("Float8E4M3B11FNUZ", "float8_e4m3b11fnuz", nan=0x80),
-    Row("Float8E4M3FNUZ", "float8_e4m3fnuz", nan=0x80),
-    Row("Float8E5M2", "float8_e5m2", nan=0x7E, inf=True),
-    Row("Float8E5M2FNUZ", "float8_e5m2fnuz", nan=0x80),
-    Row("Float8E8M0FNU", "float8_e8m0fnu", nan=0xFF),
-    Row("BFloat16", "bfloat16", nan=0x7FC0, inf=True),
+    Row("Float8E3M4", "float8_e3m4"),
+    Row("Float8E4M3", "float8_e4m3"),
+    Row("Float8E4M3B11FNUZ", "float8_e4m3b11fnuz"),
+    Row("Float8E4M3FNUZ", "float8_e4m3fnuz"),
+    Row("Float8E5M2", "float8_e5m2"),
+    Row("Float8E5M2FNUZ", "float8_e5m2fnuz"),
+    Row("Float8E8M0FNU", "float8_e8m0fnu", default=1.0),  # 2^0: it has no zero
+    Row("BFloat16", "bfloat16"),
 )
-
-_UINT = {1: np.dtype(np.uint8), 2: np.dtype("<u2")}
 
 
 class _Facts:
@@ -132,135 +136,49 @@ class _Facts:
         try:
             info = ml_dtypes.iinfo(self.dtype)
             self.float = False
+            # int2/int4: the core keeps them sign-extended to the byte.
+            self.sign_extended = int(info.min) < 0
         except ValueError:  # not an integer type
             info = ml_dtypes.finfo(self.dtype)
             self.float = True
+            self.sign_extended = False
         self.bits = int(info.bits)
         self.mask = (1 << self.bits) - 1
-        self.codes = _UINT[self.size]
-        if not self.float:
-            self.min, self.max = int(info.min), int(info.max)
-            self.signed = self.min < 0
-            return
-        values = self.decode(np.arange(self.mask + 1))
-        finite = np.isfinite(values)
-        # Sign bit (the top bit of the code) where some code's value is negative.
-        self.signed = bool((values[finite] < 0).any())
-        self.sign = 1 << (self.bits - 1) if self.signed else 0
-        self.neg_zero = self.signed and self.decode_one(self.sign) == 0
-        self.has_zero = bool((values[finite] == 0).any())
-        largest = float(info.max)
-        below = float(np.max(values[finite & (values < largest)]))
-        # The magnitude from which a number rounds beyond the largest finite value: halfway to
-        # the next value the exponent range would have (ties go up: the largest value's
-        # significand is odd, all ones).
-        step = largest - below if int(info.nmant) > 0 else largest
-        self.overflow = largest + step / 2
-        self.inf_code = int(np.flatnonzero(np.isposinf(values))[0]) if row.inf else None
-        smallest = float(np.min(np.abs(values[finite & (values != 0)])))
-        # Without zero, half the smallest value (a tie, rounding to the missing zero) and below
-        # is out of range.
-        self.underflow = smallest / 2 if not self.has_zero else 0.0
 
-    def decode(self, codes: np.ndarray) -> np.ndarray:
-        with np.errstate(invalid="ignore"):
-            return np.asarray(codes, dtype=self.codes).view(self.dtype).astype(np.float64)
 
-    def decode_one(self, code: int) -> float:
-        return float(self.decode(np.array([code]))[0])
-
-    def scalar(self, code: int) -> np.generic:
-        """The ml_dtypes scalar with raw code `code`."""
-        return np.array([code], dtype=self.codes).view(self.dtype)[0]
-
-    def code_of(self, value: np.generic) -> int:
-        """The raw code of an ml_dtypes scalar of this type."""
-        return int(np.asarray(value, dtype=self.dtype).reshape(1).view(self.codes)[0]) & self.mask
-
-    # ---- floats: a number to a code, exactly as the Rust core rounds a fill value ----
-
-    def round(self, x: float, shown: object) -> int:
+def _json_text(data: object, name: str) -> str:
+    """The JSON text of a Python or NumPy scalar, exactly (the module documentation), for the
+    core to read; a ``TypeError`` for anything that is not a number or a string."""
+    if isinstance(data, bool | np.bool_):
+        raise TypeError(f"Cannot convert {data!r} to {name}")
+    if isinstance(data, str):
+        return json.dumps(data)
+    if isinstance(data, int | np.integer):
+        return str(Decimal(int(data)))  # every digit (str(int) stops at 4300 digits)
+    if isinstance(data, float | np.floating) or (
+        isinstance(data, np.generic) and _facts_of(data.dtype) is not None
+    ):
+        x = float(data)  # type: ignore[arg-type]
         if math.isnan(x):
-            return self.nan_code(shown)
+            return '"NaN"'
         if math.isinf(x):
-            return self.infinity(x < 0, shown)
-        neg = math.copysign(1.0, x) < 0
-        if x == 0:
-            if not self.has_zero:
-                raise self.error(shown, "it has no zero")
-            return self.sign if neg and self.neg_zero else 0
-        if neg and not self.signed:
-            raise self.error(shown, "it has no negative values")
-        if abs(x) >= self.overflow:
-            if self.inf_code is None:
-                raise FillValueError(
-                    f"{shown!r} is out of range for {self.name} (largest finite magnitude "
-                    f"{self.overflow_text()}; {self.name} has no infinities)"
-                )
-            return self.inf_code | (self.sign if neg else 0)
-        if abs(x) <= self.underflow:
-            raise FillValueError(f"{shown!r} is below the smallest {self.name} value")
-        # Within range ml_dtypes rounds a float64 half-to-even exactly (tests/test_dtypes.py
-        # checks every midpoint), tiny negatives to +0 in the fnuz types.
-        return int(np.array([x], dtype=np.float64).astype(self.dtype).view(self.codes)[0])
-
-    def overflow_text(self) -> str:
-        return repr(float(ml_dtypes.finfo(self.dtype).max))
-
-    def nan_code(self, shown: object) -> int:
-        if self.row.nan is None:
-            raise self.error(shown, "it has no NaN")
-        return self.row.nan
-
-    def infinity(self, neg: bool, shown: object) -> int:
-        if self.inf_code is None:
-            raise self.error(shown, "it has no infinities")
-        return self.inf_code | (self.sign if neg else 0)
-
-    def error(self, shown: object, why: str) -> FillValueError:
-        return FillValueError(f"{shown!r} is not representable in {self.name}: {why}")
-
-    def is_nan(self, code: int) -> bool:
-        return math.isnan(self.decode_one(code))
-
-    def number(self, n: float, shown: object) -> int:
-        """A Python int or float to a code (ints beyond 2^53 exactly, by rounding to odd)."""
-        if isinstance(n, int):
-            if abs(n).bit_length() > 1024:
-                return self.round(-math.inf if n < 0 else math.inf, shown)
-            shift = max(abs(n).bit_length() - 53, 0)
-            m = abs(n) >> shift
-            if abs(n) & ((1 << shift) - 1):
-                m |= 1
-            n = math.ldexp(m, shift) * (-1 if n < 0 else 1)
-        return self.round(float(n), shown)
-
-    def text(self, code: int) -> JSON:
-        """The strict JSON form of a float code."""
-        if self.is_nan(code):
-            return "NaN" if code == self.row.nan else f"0x{code:0{2 * self.size}x}"
-        v = self.decode_one(code)
-        if math.isinf(v):
-            return "-Infinity" if v < 0 else "Infinity"
-        for digits in range(1, 18):
-            short = float(f"{v:.{digits}g}")
-            try:
-                if (
-                    math.copysign(1.0, short) == math.copysign(1.0, v)
-                    and self.round(short, v) == code
-                ):
-                    return short
-            except FillValueError:
-                pass
-        return v  # unreachable: 17 digits give v itself
+            return '"-Infinity"' if x < 0 else '"Infinity"'
+        # A float64 is the JSON number zarr-python read: its shortest text. Any other float
+        # (float16, float32, ml_dtypes) is exact in float64: its exact decimal expansion.
+        return repr(x) if isinstance(data, float) else str(Decimal(x))
+    raise TypeError(f"Cannot convert {data!r} to {name}")
 
 
-_HEX = re.compile(r"0[xX]([0-9a-fA-F]+)\Z")
-_SPECIAL = {"nan": "NaN", "inf": "Infinity", "infinity": "Infinity"}
+def _fill(bind: Callable[[], _core.Bound]) -> _core.Bound:
+    """``bind()``, a core error raised as :class:`FillValueError` (the core's message)."""
+    try:
+        return bind()
+    except ZarrScaleOffsetError as e:
+        raise FillValueError(e.message, e.path) from None
 
 
 class _Base(ZDType[np.dtype, np.generic], HasItemSize):  # type: ignore[type-var]
-    """A data type of one row (the subclasses below set ``_facts``)."""
+    """A data type of one row (the classes :func:`_make` builds set ``_facts``)."""
 
     _facts: ClassVar[_Facts]
     dtype_cls: ClassVar[type[np.dtype]]
@@ -314,121 +232,45 @@ class _Base(ZDType[np.dtype, np.generic], HasItemSize):  # type: ignore[type-var
         return self._facts.size
 
     def default_scalar(self) -> np.generic:
-        return self.cast_scalar(self._default)
-
-    _default: ClassVar[int | float] = 0
+        return self.cast_scalar(self._facts.row.default)
 
     def _check_scalar(self, data: object) -> bool:
         try:
-            self._code(data)
+            self._bound(data)
         except (TypeError, FillValueError):
             return False
         return True
 
     def cast_scalar(self, data: object) -> np.generic:
-        return self._facts.scalar(self._code(data))
+        return self._scalar(self._bound(data))
 
     def from_json_scalar(self, data: JSON, *, zarr_format: ZarrFormat) -> np.generic:
         if isinstance(data, bool) or not isinstance(data, int | float | str):
-            # A ValueError: zarr-python turns it into "Invalid fill_value" (metadata/v3.py:700).
-            raise FillValueError(
-                f"{data!r} is not a {self._zarr_v3_name} fill value: expected a JSON number "
-                "or string"
-            )
-        return self._facts.scalar(self._code(data))
+            # true, null, [...], {...}: the core says why it is not a fill value, a ValueError,
+            # which zarr-python reports as "Invalid fill_value" (metadata/v3.py:700).
+            text = json.dumps(data)
+            return self._scalar(_fill(lambda: _core.Bound("[]", self._facts.name, text)))
+        return self.cast_scalar(data)
 
     def to_json_scalar(self, data: object, *, zarr_format: ZarrFormat) -> JSON:
-        raise NotImplementedError
+        return json.loads(self._bound(data).encoded_fill)  # type: ignore[arg-type]
 
-    def _code(self, data: object) -> int:
-        raise NotImplementedError
-
-
-class _Int(_Base):
-    """int2, int4, uint2, uint4."""
-
-    def _code(self, data: object) -> int:
+    def _bound(self, data: object) -> _core.Bound:
+        """The core with no codecs bound to the fill value `data`: a scalar of this type as its
+        in-memory element, anything else as JSON text (:func:`_json_text`)."""
         f = self._facts
-        if isinstance(data, np.generic) and data.dtype == f.dtype:
-            value = int(data)
-        elif isinstance(data, bool | np.bool_) or not isinstance(
-            data, int | float | str | np.integer | np.floating | np.generic
-        ):
-            raise TypeError(f"Cannot convert {data!r} to {f.name}")
-        elif isinstance(data, str):
-            if not re.fullmatch(r"[+-]?[0-9]+", data.strip()):
-                raise FillValueError(f"{data!r} is not an integer; {f.name} needs a JSON integer")
-            value = int(data)
-        elif isinstance(data, int | np.integer):
-            value = int(data)
-        else:
-            x = float(data)  # type: ignore[arg-type]
-            if not (math.isfinite(x) and x == int(x)):
-                raise FillValueError(f"{data!r} is not an integer; {f.name} needs a JSON integer")
-            value = int(x)
-        if not f.min <= value <= f.max:
-            raise FillValueError(f"{data!r} is out of range for {f.name} ({f.min} to {f.max})")
-        return value & f.mask
+        if isinstance(data, np.generic) and _facts_of(data.dtype) is f:
+            element = to_core(np.asarray(data).reshape(1)).tobytes()
+            return _fill(lambda: _core.Bound.from_fill_element("[]", f.name, element))
+        text = _json_text(data, f.name)
+        return _fill(lambda: _core.Bound("[]", f.name, text))
 
-    def to_json_scalar(self, data: object, *, zarr_format: ZarrFormat) -> int:
-        return int(self.cast_scalar(data))
+    def _scalar(self, bound: _core.Bound) -> np.generic:
+        """The ml_dtypes scalar of the fill value `bound` holds."""
+        return from_core(bound.encoded_fill_bytes, self._facts.dtype, (1,))[0]  # type: ignore[arg-type]
 
 
-class _Float(_Base):
-    """The float types."""
-
-    def _code(self, data: object) -> int:
-        f = self._facts
-        if isinstance(data, np.generic) and data.dtype == f.dtype:
-            return f.code_of(data)
-        if isinstance(data, bool | np.bool_):
-            raise TypeError(f"Cannot convert {data!r} to {f.name}")
-        if isinstance(data, str):
-            return self._string(data)
-        if isinstance(data, int | np.integer):
-            return f.number(int(data), data)
-        if isinstance(data, float | np.floating) or (
-            isinstance(data, np.generic) and _facts_of(data.dtype) is not None
-        ):
-            # Any other NumPy or ml_dtypes float is exact in float64.
-            return f.round(float(data), data)  # type: ignore[arg-type]
-        raise TypeError(f"Cannot convert {data!r} to {f.name}")
-
-    def _string(self, s: str) -> int:
-        f = self._facts
-        if s == "NaN":
-            return f.nan_code(s)
-        if s in ("Infinity", "-Infinity"):
-            return f.infinity(s[0] == "-", s)
-        if m := _HEX.match(s):
-            code = int(m.group(1), 16)
-            if code > f.mask:
-                raise FillValueError(
-                    f"{s!r} is not a {f.name} code: {f.bits} bits, written as "
-                    f"{2 * f.size} hex digits"
-                )
-            return code
-        lowered = s.strip().lower()
-        body = lowered.lstrip("+-")
-        if body in _SPECIAL and len(lowered) - len(body) <= 1:
-            # Python float() spellings (lenient, as the Rust core reads them).
-            if _SPECIAL[body] == "NaN":
-                return f.nan_code(s)
-            return f.infinity(lowered.startswith("-"), s)
-        try:
-            x = float(s)
-        except ValueError:
-            raise FillValueError(
-                f'{s!r} is not a {f.name} value: strings must be "NaN", "Infinity", '
-                f'"-Infinity" or a "0x…" hex string of {2 * f.size} digits'
-            ) from None
-        return f.round(x, s)
-
-    def to_json_scalar(self, data: object, *, zarr_format: ZarrFormat) -> JSON:
-        return self._facts.text(self._code(data))
-
-
-class _ByteOrdered(_Float, HasEndianness):
+class _ByteOrdered(_Base, HasEndianness):
     """bfloat16: two bytes, so an in-memory byte order (the stored one is the bytes codec's)."""
 
     @classmethod
@@ -441,7 +283,7 @@ class _ByteOrdered(_Float, HasEndianness):
 
 def _make(row: Row) -> type[_Base]:
     facts = _Facts(row)
-    base = _Int if not facts.float else _ByteOrdered if facts.size > 1 else _Float
+    base = _ByteOrdered if facts.size > 1 else _Base
     body = {
         "_facts": facts,
         "dtype_cls": type(facts.dtype),
@@ -450,9 +292,6 @@ def _make(row: Row) -> type[_Base]:
         "__qualname__": row.cls,
         "__doc__": f"The Zarr data type {row.name}, backed by ml_dtypes.{row.name}.",
     }
-    if facts.float and not facts.has_zero:
-        # float8_e8m0fnu has no zero: its default fill is 1.0 (2^0).
-        body["_default"] = 1.0
     return dataclass(frozen=True, kw_only=True)(type(row.cls, (base,), body))
 
 
@@ -522,7 +361,7 @@ def to_core(arr: np.ndarray) -> np.ndarray:
     f = _facts_of(dtype)
     if f is not None and f.bits < 8:
         raw = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
-        if not f.float and f.signed:
+        if f.sign_extended:
             # Sign-extend the low bits: ((b & mask) ^ sign) - sign, in int8.
             sign = np.uint8(1 << (f.bits - 1))
             low = raw & np.uint8(f.mask)
@@ -548,7 +387,7 @@ def from_core(buf: np.ndarray, dtype: np.dtype, shape: tuple[int, ...]) -> np.nd
         buf = np.frombuffer(buf, dtype=np.uint8)
     raw = np.asarray(buf).reshape(-1).view(np.uint8)
     f = _facts_of(dtype)
-    if f is not None and not f.float and f.signed:
+    if f is not None and f.sign_extended:
         raw = raw & np.uint8(f.mask)
     little = dtype.newbyteorder("<") if dtype.itemsize > 1 else dtype
     out = raw.view(little).reshape(shape)
