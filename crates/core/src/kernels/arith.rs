@@ -8,7 +8,10 @@
 //!   intermediate can leave the type's range; if none can, the loop has no range checks
 //!   (only the exactness test of a division remains). Otherwise every step is checked in native
 //!   64-bit arithmetic (`checked_mul` etc.) and a block with any failure is declined, so the
-//!   reference reports the error.
+//!   reference reports the error. int16 / uint16 (|scale| < 2^14) run in i32 lanes in the wasm
+//!   build and in their own 16-bit lanes natively: a multiplying direction checks its input
+//!   against one bind-time interval, a dividing one divides exactly by a modular inverse
+//!   (`Div16`).
 
 use super::cast::FloatLane;
 use super::{map, map_ok, Elem};
