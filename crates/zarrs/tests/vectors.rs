@@ -23,7 +23,11 @@ fn families(root: &std::path::Path) -> Vec<String> {
         })
         .collect();
     names.sort();
-    assert!(names.len() >= 8, "families in {}: {names:?}", root.display());
+    assert!(
+        names.len() >= 8,
+        "families in {}: {names:?}",
+        root.display()
+    );
     names
 }
 
