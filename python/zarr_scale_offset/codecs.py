@@ -163,19 +163,20 @@ class _Pending(NDBuffer):
 
     @classmethod
     def start(
-        cls, source: np.ndarray, step: tuple[CoreCodec, ArraySpec, _Bound], encode: bool
+        cls,
+        source: np.ndarray,
+        steps: tuple[tuple[CoreCodec, ArraySpec, _Bound], ...],
+        encode: bool,
     ) -> _Pending:
         p = cls.__new__(cls)
         p._value = None
         p._source = source
-        p._steps = (step,)
+        p._steps = steps
         p._encode = encode
         return p
 
     def then(self, step: tuple[CoreCodec, ArraySpec, _Bound]) -> _Pending:
-        p = type(self).start(self._source, step, self._encode)
-        p._steps = (*self._steps, step)
-        return p
+        return type(self).start(self._source, (*self._steps, step), self._encode)
 
     @property
     def pending(self) -> bool:
@@ -191,14 +192,11 @@ class _Pending(NDBuffer):
     def _data(self, value: np.ndarray) -> None:
         self._value = value
 
-    def _last_bound(self) -> _Bound:
-        return self._steps[-1][2]
-
     @property
     def dtype(self) -> np.dtype[Any]:
         if self._value is not None:
             return self._value.dtype
-        b = self._last_bound()
+        b = self._steps[-1][2]
         return b.encoded_native if self._encode else b.decoded_native
 
     @property
@@ -342,7 +340,7 @@ class CoreCodec(ArrayArrayCodec):
         ):
             return chunk_array.then(step)
         arr = np.asarray(chunk_array.as_ndarray_like())
-        return _Pending.start(arr, step, encode)
+        return _Pending.start(arr, (step,), encode)
 
     def _encode_sync(self, chunk_array: NDBuffer, chunk_spec: ArraySpec) -> NDBuffer | None:
         return self._step(chunk_array, chunk_spec, True)

@@ -346,17 +346,15 @@ impl ArrayToArrayCodecTraits for ScaleOffsetCodec {
             // value zarrs gives them, so every chunk zarrs encodes or decodes through this codec
             // fails with the fill-value error before the placeholder can reach a stored or
             // decoded element.
-            Err(_) => {
-                let t = self.bound(decoded_data_type, None)?.encoded_data_type();
-                return Ok(FillValue::new(vec![0; t.size()]));
-            }
+            Err(_) => self.bound(decoded_data_type, None)?,
         };
         let t = b.encoded_data_type();
         match b.encoded_fill_element() {
             Some(element) => Ok(FillValue::new(le_to_ne(element, t.size()))),
-            // A codec that carries no fill value (the read-only numcodecs.fixedscaleoffset, as in
-            // zarr-python): zero. zarrs uses the encoded fill value only to recognise stored
-            // chunks that hold nothing but the fill value, and this codec never encodes.
+            // The placeholder above, and a codec that carries no fill value (the read-only
+            // numcodecs.fixedscaleoffset, as in zarr-python): zero. zarrs uses the encoded fill
+            // value only to recognise stored chunks that hold nothing but the fill value, and
+            // those codecs never encode one.
             None => Ok(FillValue::new(vec![0; t.size()])),
         }
     }

@@ -154,14 +154,7 @@ impl Div16 {
         } else {
             (min, max, 0)
         };
-        let empty = |lo: i64, hi: i64| {
-            if lo > hi {
-                (1, 0)
-            } else {
-                (lo as i32, hi as i32)
-            }
-        };
-        let ((q_lo, q_hi), (in_lo, in_hi)) = (empty(q_lo, q_hi), empty(in_lo, in_hi));
+        let ((q_lo, q_hi), (in_lo, in_hi)) = (bounds(q_lo, q_hi), bounds(in_lo, in_hi));
         Div16 {
             pre: pre as i32,
             in_lo,
@@ -174,6 +167,16 @@ impl Div16 {
             sgn,
             post: post as i32,
         }
+    }
+}
+
+/// `[lo, hi]` as the i32 bounds the 16-bit loops compare with; an empty interval as (1, 0).
+#[cfg(not(target_family = "wasm"))]
+fn bounds(lo: i64, hi: i64) -> (i32, i32) {
+    if lo > hi {
+        (1, 0)
+    } else {
+        (lo as i32, hi as i32)
     }
 }
 
@@ -258,9 +261,7 @@ impl IntKernel {
         // Decode: y op scale, then + offset.
         let q = interval(min, max, dec_op, scale);
         let dec_checked = !(inside(q) && inside((q.0 + offset, q.1 + offset)));
-        // int16 / uint16 (|offset| < 2^16, 1 <= |scale| < 2^14: i64 holds every bound). Encode
-        // multiplies: x - offset in range, and (x - offset) * scale in range. Decode multiplies:
-        // y * scale in range, and y * scale + offset in range.
+        // int16 / uint16 (|offset| < 2^16, 1 <= |scale| < 2^14: i64 holds every bound).
         #[cfg(not(target_family = "wasm"))]
         let div = {
             let plan = |o: Op, encode: bool| {
@@ -275,18 +276,13 @@ impl IntKernel {
                 decode: plan(dec_op, false),
             }
         };
+        // Encode multiplies: x - offset in range, and (x - offset) * scale in range. Decode
+        // multiplies: y * scale in range, and y * scale + offset in range.
         #[cfg(not(target_family = "wasm"))]
         let accept = if ty.size() == 2 {
             let (lo, hi, off, s) = (min as i64, max as i64, offset as i64, scale as i64);
-            let meet = |a: (i64, i64), b: (i64, i64)| {
-                let (from, to) = (a.0.max(b.0).max(lo), a.1.min(b.1).min(hi));
-                // Empty: (1, 0).
-                if from > to {
-                    (1, 0)
-                } else {
-                    (from as i32, to as i32)
-                }
-            };
+            let meet =
+                |a: (i64, i64), b: (i64, i64)| bounds(a.0.max(b.0).max(lo), a.1.min(b.1).min(hi));
             let d = times_within(lo, hi, s);
             PerDirection {
                 encode: meet((lo + off, hi + off), (d.0 + off, d.1 + off)),
