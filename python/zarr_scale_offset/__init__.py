@@ -29,9 +29,11 @@ from .codecs import (
     to_json_value,
 )
 from .errors import *  # noqa: F403 (the exception classes, errors.__all__)
+from .pipeline import CodecPipeline
 
 __all__ = [
     *codecs.__all__,
+    "CodecPipeline",
     "bind",
     "decode",
     "encode",

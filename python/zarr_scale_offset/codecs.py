@@ -27,7 +27,7 @@ from zarr.core.common import parse_named_configuration
 from zarr.core.dtype import get_data_type_from_json
 
 from . import _core
-from .dtypes import from_core, to_core
+from .dtypes import core_layout, from_core, to_core
 from .errors import UnsupportedDataTypeError, ZarrScaleOffsetError
 
 if TYPE_CHECKING:
@@ -122,14 +122,49 @@ _UNUSED = _calibrate()
 _SCRATCH = _Scratch()
 
 
-def _run(kernel: Any, arr: np.ndarray, out_dtype: np.dtype[Any]) -> np.ndarray:
+def _run(
+    kernel: Any, arr: np.ndarray, out_dtype: np.dtype[Any], dest: np.ndarray | None = None
+) -> np.ndarray:
     """``arr`` through a bound codec's ``encode_into`` / ``decode_into``: the input in the core's
-    layout (a view when it already is), the output written once into this thread's reusable
-    buffer (``_Scratch``; no zeroing) and viewed as ``out_dtype``."""
+    layout (a view when it already is), the output written once, into ``dest`` when given (a
+    C-contiguous writeable array of ``out_dtype`` and ``arr``'s shape whose layout is the
+    core's: :func:`~zarr_scale_offset.dtypes.core_layout`), else into this thread's reusable
+    buffer (``_Scratch``; no zeroing) viewed as ``out_dtype``."""
     src = to_core(arr)
+    if dest is not None:
+        kernel(src, dest.reshape(-1).view(np.uint8))
+        return dest
     buf = _SCRATCH.take(arr.size * out_dtype.itemsize)
     kernel(src, buf)
     return from_core(buf, out_dtype, arr.shape)
+
+
+def _covers(key: Any, shape: tuple[int, ...]) -> bool:
+    """Whether the basic index ``key`` selects every element of an array of ``shape`` in C
+    order: full slices of step 1, an Ellipsis, and integers only on dimensions of length 1
+    (they drop the dimension, not elements)."""
+    key = key if isinstance(key, tuple) else (key,)
+    ell = [i for i, k in enumerate(key) if k is Ellipsis]
+    if len(ell) > 1:
+        return False
+    if ell:
+        i = ell[0]
+        fill = len(shape) - (len(key) - 1)
+        if fill < 0:
+            return False
+        key = (*key[:i], *(slice(None),) * fill, *key[i + 1 :])
+    if len(key) > len(shape):
+        return False
+    for k, n in zip(key, shape, strict=False):
+        if isinstance(k, slice):
+            if k.indices(n) != (0, n, 1):
+                return False
+        elif isinstance(k, int | np.integer) and not isinstance(k, bool | np.bool_):
+            if n != 1 or k not in (0, -1):
+                return False
+        else:
+            return False
+    return True
 
 
 def _chain_json(jsons: list[str]) -> str:
@@ -203,16 +238,49 @@ class _Pending(NDBuffer):
     def shape(self) -> tuple[int, ...]:
         return self._source.shape if self._value is None else self._value.shape
 
-    def _compute(self) -> np.ndarray:
+    def _same(self, source: np.ndarray) -> _Pending:
+        return type(self).start(source, self._steps, self._encode)
+
+    def __getitem__(self, key: Any) -> Self:
+        # A selection of every element (zarr-python selects the whole chunk before copying it
+        # into the output) stays pending, so the output can receive the values directly.
+        if self._value is None and _covers(key, self._source.shape):
+            return self._same(self._source[key])  # type: ignore[return-value]
+        return super().__getitem__(key)
+
+    def squeeze(self, axis: tuple[int, ...]) -> Self:
+        if self._value is None:
+            shape = tuple(n for i, n in enumerate(self._source.shape) if i not in axis)
+            return self._same(self._source.reshape(shape))  # type: ignore[return-value]
+        return super().squeeze(axis)
+
+    def compute_into(self, dest: np.ndarray) -> bool:
+        """Computes the pending steps straight into ``dest`` (an output array's region) when
+        it can hold them as the kernel writes them: C-contiguous, writeable, of this chunk's
+        shape and data type, in the core's layout. Returns whether it did; the errors are
+        those of reading the values (an error may leave ``dest`` partly written)."""
+        if (
+            self._value is not None
+            or dest.shape != self._source.shape
+            or dest.dtype != self.dtype
+            or not dest.flags.c_contiguous
+            or not dest.flags.writeable
+            or not core_layout(dest.dtype)
+        ):
+            return False
+        self._value = self._compute(dest)
+        return True
+
+    def _compute(self, dest: np.ndarray | None = None) -> np.ndarray:
         if len(self._steps) == 1:
-            return _apply(self._steps[0][2], self._source, self._encode)
+            return _apply(self._steps[0][2], self._source, self._encode, dest)
         # The chain in the array's order, bound to the data type and fill value of its first
         # codec (the steps of a decode run last codec first).
         steps = self._steps if self._encode else self._steps[::-1]
         first_codec, first_spec, _ = steps[0]
         fused = first_codec._bound(first_spec, _chain_json([c._json for c, _, _ in steps]))
         try:
-            return _apply(fused, self._source, self._encode)
+            return _apply(fused, self._source, self._encode, dest)
         except ZarrScaleOffsetError:
             pass
         arr = self._source
@@ -221,10 +289,10 @@ class _Pending(NDBuffer):
         raise AssertionError("the fused chain failed where its codecs one by one did not")
 
 
-def _apply(b: _Bound, arr: np.ndarray, encode: bool) -> np.ndarray:
+def _apply(b: _Bound, arr: np.ndarray, encode: bool, dest: np.ndarray | None = None) -> np.ndarray:
     if encode:
-        return _run(b.core.encode_into, arr, b.encoded_native)
-    return _run(b.core.decode_into, arr, b.decoded_native)
+        return _run(b.core.encode_into, arr, b.encoded_native, dest)
+    return _run(b.core.decode_into, arr, b.decoded_native, dest)
 
 
 @dataclass(frozen=True)

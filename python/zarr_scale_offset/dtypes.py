@@ -392,3 +392,20 @@ def from_core(buf: np.ndarray, dtype: np.dtype, shape: tuple[int, ...]) -> np.nd
     little = dtype.newbyteorder("<") if dtype.itemsize > 1 else dtype
     out = raw.view(little).reshape(shape)
     return out if little == dtype else out.astype(dtype)
+
+
+def core_layout(dtype: np.dtype) -> bool:
+    """Whether arrays of `dtype` hold their elements exactly as the Rust core does, so that
+    :func:`from_core` is a view and the core may write into such an array directly: every
+    little-endian (or single-byte) type but int2/int4 (ml_dtypes keeps their low bits, the core
+    sign-extends them).
+
+    >>> import ml_dtypes, numpy as np
+    >>> core_layout(np.dtype("<f4")), core_layout(np.dtype(">f4")), core_layout(np.dtype(ml_dtypes.int4))
+    (True, False, False)
+    """
+    dtype = np.dtype(dtype)
+    f = _facts_of(dtype)
+    if f is not None and f.sign_extended:
+        return False
+    return dtype.itemsize == 1 or dtype.newbyteorder("<") == dtype
