@@ -60,9 +60,9 @@ def kernel_calls(monkeypatch):
     calls = []
     real = C._apply
 
-    def counting(b, arr, encode):
+    def counting(b, arr, encode, dest=None):
         calls.append((b.core.decoded_data_type, b.core.encoded_data_type, encode))
-        return real(b, arr, encode)
+        return real(b, arr, encode, dest)
 
     monkeypatch.setattr(C, "_apply", counting)
     return calls

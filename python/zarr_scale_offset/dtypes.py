@@ -401,8 +401,8 @@ def core_layout(dtype: np.dtype) -> bool:
     sign-extends them).
 
     >>> import ml_dtypes, numpy as np
-    >>> core_layout(np.dtype("<f4")), core_layout(np.dtype(">f4")), core_layout(np.dtype(ml_dtypes.int4))
-    (True, False, False)
+    >>> [core_layout(np.dtype(t)) for t in ("<f4", ">f4", ml_dtypes.int4, ml_dtypes.uint4)]
+    [True, False, False, True]
     """
     dtype = np.dtype(dtype)
     f = _facts_of(dtype)
