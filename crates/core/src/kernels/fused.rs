@@ -162,11 +162,91 @@ impl FusedEncode {
 
     #[inline(always)]
     fn run_any(&self, input: &[u8], out: &mut [u8]) -> bool {
+        #[cfg(not(target_family = "wasm"))]
+        if self.mode == RoundingMode::NearestEven {
+            return match self.arith.ty {
+                Prim::F32 => self.nearest::<f32>(input, out),
+                Prim::F64 => self.nearest::<f64>(input, out),
+                // `select` admits float32 and float64 only.
+                _ => false,
+            };
+        }
         match self.arith.ty {
             Prim::F32 => self.blocks::<f32>(input, out),
             Prim::F64 => self.blocks::<f64>(input, out),
             // `select` admits float32 and float64 only.
             _ => false,
+        }
+    }
+
+    /// Nearest-even (the default rounding, and the CF packers' `np.round`) in one pass per
+    /// element: the rounding and the conversion are one addition of the magic constant
+    /// ([`Magic::int_bits`]). One instance per float type, operation, stored type and NaN map
+    /// or none; `out_of_range: clamp` is a loop-invariant pair of bounds rather than an
+    /// instance ([`NearestParams`]). Native builds only: the wasm build keeps the two-loop
+    /// form, whose code the zarrita path's download budget has room for.
+    #[cfg(not(target_family = "wasm"))]
+    #[cfg_attr(target_arch = "x86_64", inline(always))]
+    fn nearest<S: Magic>(&self, input: &[u8], out: &mut [u8]) -> bool {
+        let (off, s) = (S::of(self.arith.offset), S::of(self.arith.scale));
+        let div = self.arith.op == Op::Div;
+        match (self.dst, div) {
+            (Prim::I8, false) => self.map_or_not::<S, i8, false>(input, out, off, s),
+            (Prim::I8, true) => self.map_or_not::<S, i8, true>(input, out, off, s),
+            (Prim::U8, false) => self.map_or_not::<S, u8, false>(input, out, off, s),
+            (Prim::U8, true) => self.map_or_not::<S, u8, true>(input, out, off, s),
+            (Prim::I16, false) => self.map_or_not::<S, i16, false>(input, out, off, s),
+            (Prim::I16, true) => self.map_or_not::<S, i16, true>(input, out, off, s),
+            (Prim::U16, false) => self.map_or_not::<S, u16, false>(input, out, off, s),
+            (Prim::U16, true) => self.map_or_not::<S, u16, true>(input, out, off, s),
+            // `select` admits none of the wider types.
+            _ => false,
+        }
+    }
+
+    /// [`nearest`] with or without the NaN `scalar_map` entry (a loop of its own: without a map
+    /// the loop has no NaN test).
+    #[cfg(not(target_family = "wasm"))]
+    #[cfg_attr(target_arch = "x86_64", inline(always))]
+    fn map_or_not<S: Magic, D: Small, const DIV: bool>(
+        &self,
+        input: &[u8],
+        out: &mut [u8],
+        off: S,
+        s: S,
+    ) -> bool {
+        let p = self.params::<S, D>();
+        if self.nan.is_some() {
+            nearest::<S, D, DIV, true>(input, out, off, s, p)
+        } else {
+            nearest::<S, D, DIV, false>(input, out, off, s, p)
+        }
+    }
+
+    /// The loop-invariant values of [`nearest`] for stored type `D`.
+    #[cfg(not(target_family = "wasm"))]
+    #[cfg_attr(target_arch = "x86_64", inline(always))]
+    fn params<S: Magic, D: Small>(&self) -> NearestParams<S> {
+        let (lo, hi) = (D::LO as f64, D::HI as f64);
+        if self.clamp {
+            // Every finite value is accepted (and clamped); NaN and ±Inf fail both tests.
+            return NearestParams {
+                clo: S::of(lo),
+                chi: S::of(hi),
+                glo: S::LOWEST,
+                ghi: S::of(f64::INFINITY),
+                nan: self.nan.map_or(0, |v| D::from_bits(v).to_i64() as i32),
+            };
+        }
+        // Every stored type here has an even minimum and an odd maximum, so nearest-even
+        // rounds y into [lo, hi] exactly when lo - 1/2 <= y < hi + 1/2 (lo - 1/2 rounds up to
+        // the even lo, hi + 1/2 up to the even hi + 1); both exact in float32.
+        NearestParams {
+            clo: S::of(f64::NEG_INFINITY),
+            chi: S::of(f64::INFINITY),
+            glo: S::of(lo - 0.5),
+            ghi: S::of(hi + 0.5),
+            nan: self.nan.map_or(0, |v| D::from_bits(v).to_i64() as i32),
         }
     }
 
@@ -307,16 +387,68 @@ fn convert<S: Magic, D: Small, const MAP: bool, const CLAMP: bool>(
     ok
 }
 
+/// The loop-invariant values of [`nearest`]: a value y is accepted when `glo <= y < ghi`
+/// (`D`'s range widened by the rounding, or under `out_of_range: clamp` every finite value),
+/// then clamped to `[clo, chi]` (`D`'s range under clamp, else `[-inf, inf]`: unchanged); under
+/// a NaN `scalar_map` entry, a NaN becomes `nan`.
+#[cfg(not(target_family = "wasm"))]
+#[derive(Clone, Copy)]
+struct NearestParams<S> {
+    clo: S,
+    chi: S,
+    glo: S,
+    ghi: S,
+    nan: i32,
+}
+
+/// scale_offset's encode in the float type (one rounding per operation, as the codec does it),
+/// rounded to nearest-even, range-checked and converted, in one branch-free pass (it
+/// vectorises). Equal to [`scale_round`] with `round_ne` then [`convert`]: the range test is
+/// made on y before rounding ([`FusedEncode::params`]); clamping commutes with a monotone
+/// rounding that keeps the integer bounds (`round(clamp(y))` is `clamp(round(y))`); and the
+/// addition in [`Magic::int_bits`] is itself the rounding: for |y| < 2^(p-2) the sum
+/// `y + 1.5 x 2^(p-1)` lies in `[2^(p-1), 2^p)`, where the spacing is 1, so the addition rounds
+/// y to nearest-even (the constant is even: ties go the same way), and every accepted or
+/// clamped value has |y| < 2^16 + 1.
+#[cfg(not(target_family = "wasm"))]
+#[cfg_attr(target_arch = "x86_64", inline(always))]
+fn nearest<S: Magic, D: Small, const DIV: bool, const MAP: bool>(
+    input: &[u8],
+    out: &mut [u8],
+    off: S,
+    s: S,
+    p: NearestParams<S>,
+) -> bool {
+    let mut ok = true;
+    for (o, i) in out
+        .chunks_exact_mut(D::SIZE)
+        .zip(input.chunks_exact(S::SIZE))
+    {
+        let x = S::load(i) - off;
+        let y = if DIV { x / s } else { x * s };
+        let c = if y < p.clo { p.clo } else { y };
+        let c = if c > p.chi { p.chi } else { c };
+        #[allow(clippy::eq_op)]
+        let hit = MAP & (y != y);
+        ok &= hit | ((y >= p.glo) & (y < p.ghi));
+        D::from_i32(if hit { p.nan } else { c.int_bits() }).store(o);
+    }
+    ok
+}
+
 /// The integer value of an integral float, by adding 1.5 x 2^(p-1): its low significand bits
 /// are then the value in two's complement (a float addition and a reinterpretation, where the
 /// saturating float -> int conversion is a sequence of 8 instructions in V8 on x86).
 pub trait Magic: FloatLane {
+    /// The most negative finite value.
+    const LOWEST: Self;
     /// The low 32 bits of the value, exact for integral values of magnitude < 2^(p-2) (the
     /// low 16 bits are all the 8- and 16-bit types need).
     fn int_bits(self) -> i32;
 }
 
 impl Magic for f32 {
+    const LOWEST: f32 = f32::MIN;
     #[inline(always)]
     fn int_bits(self) -> i32 {
         (self + 12_582_912.0).to_bits() as i32
@@ -324,6 +456,7 @@ impl Magic for f32 {
 }
 
 impl Magic for f64 {
+    const LOWEST: f64 = f64::MIN;
     #[inline(always)]
     fn int_bits(self) -> i32 {
         (self + 6_755_399_441_055_744.0).to_bits() as i32
