@@ -17,7 +17,7 @@ use zarr_scale_offset_core::buf::{byte_len, copy_exact};
 use zarr_scale_offset_core::direction::{Direction, PerDirection};
 use zarr_scale_offset_core::dtype::DataType;
 use zarr_scale_offset_core::error::{Error, ErrorCode, Result};
-use zarr_scale_offset_core::kernels::fused::FusedEncode;
+use zarr_scale_offset_core::kernels::fused::{FusedDecode, FusedEncode};
 use zarr_scale_offset_core::kernels::{pipeline, run_blocks, Lut8, Stage};
 
 /// One parsed entry of a codecs list.
@@ -321,6 +321,15 @@ impl ArrayChain {
     pub fn fused_encode(&self) -> Option<&FusedEncode> {
         match &self.plan.encode {
             Plan::Fused(Fused::Encode(f)) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// The fused `[scale_offset, cast_value]` decode chosen at bind time, if any (for tests).
+    #[doc(hidden)]
+    pub fn fused_decode(&self) -> Option<&FusedDecode> {
+        match &self.plan.decode {
+            Plan::Fused(Fused::Decode(f)) => Some(f),
             _ => None,
         }
     }

@@ -1015,6 +1015,48 @@ fn fused_encode_matches_reference() {
     assert!(declined > 100 * chains, "{declined} declined");
 }
 
+/// The fused decodes of int16/uint16 into float32 and float64 against the codec-by-codec
+/// reference on every one of the 65,536 stored values, through the chain and through the
+/// kernel itself, with and without a NaN scalar_map entry.
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn fused_decode_matches_reference_on_every_code() {
+    for ty in [Float32, Float64] {
+        for stored in [Int16, UInt16] {
+            for (offset, scale) in [
+                (-10.0, 100.0),
+                (0.0, 10.0),
+                (273.15, 3.0),
+                (0.5, 0.1),
+                (1.0, 7e-5),
+                (-3.0, 65535.0),
+                (0.0, 1e30),
+                (2.0, 4.0),
+            ] {
+                for map in [false, true] {
+                    let mut cv = format!(r#""data_type":"{stored}""#);
+                    if map {
+                        cv += r#","scalar_map":{"decode":[[0,"NaN"]],"encode":[["NaN",0]]}"#;
+                    }
+                    let codecs = format!(
+                        r#"[{{"name":"scale_offset","configuration":{{"offset":{offset},"scale":{scale}}}}},{{"name":"cast_value","configuration":{{{cv}}}}}]"#
+                    );
+                    let c = parse_array_codecs(&codecs, ty).unwrap();
+                    let f = c.fused_decode().expect("a fused decode");
+                    let data = buffer(stored, &all16());
+                    check_chain(&c, &data, Direction::Decode, &codecs);
+                    let mut out = vec![0u8; 65536 * ty.size()];
+                    f.run(&data, &mut out);
+                    let want = c
+                        .run_to_vec(Direction::Decode, &data, RunOptions::REFERENCE)
+                        .unwrap();
+                    assert_eq!(out, want, "{codecs}");
+                }
+            }
+        }
+    }
+}
+
 /// Which `[scale_offset, cast_value]` encodes are fused: not a numeric scalar_map key, a wider
 /// stored type, an integer decoded type, or another chain.
 #[cfg_attr(not(target_arch = "wasm32"), test)]
