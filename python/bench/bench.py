@@ -242,7 +242,7 @@ def main():
             )
     print()
     print(
-        "2 threads, each reading its own chunk, vs 1 thread reading both (float32 <- int16), with controls:"
+        "2 threads, each reading its own chunk, vs 1 reading both (float32 <- int16), and controls:"
     )
     for label, target, (one, two) in threads(args.repeat, args.rounds):
         r = one / two

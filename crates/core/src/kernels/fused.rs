@@ -11,7 +11,8 @@
 //!   out-of-range value, is declined (so is `wrap`'s out-of-range values). Two loops per block
 //!   of [`BLOCK`] elements through a stack buffer: scale and round (one instance per float type,
 //!   operation and rounding mode), then check and convert (per float type, integer type, map
-//!   and clamp), rather than one loop per combination of all six (4x the code).
+//!   and clamp), rather than one loop per combination of all six (4x the code). Native builds
+//!   run nearest-even (the default) in one pass per element instead ([`FusedEncode::run`]).
 
 use super::arith::Op;
 use super::cast::{with_rounding, CastKernel, FloatLane, IntLane};
