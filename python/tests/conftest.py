@@ -8,6 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import zarr
+from zarr.storage import MemoryStore
 
 REPO = Path(__file__).resolve().parents[2]
 #: The conformance vectors shared with the Rust (tests/conformance.rs) and JS
@@ -20,6 +22,21 @@ def bits(a: np.ndarray) -> np.ndarray:
     """The elements' bit patterns (unsigned integers of the same width), little-endian order."""
     a = np.ascontiguousarray(a)
     return a.view(f"u{a.dtype.itemsize}")
+
+
+def memory_array(shape, chunks, dtype, fill, filters, **kw):
+    """An uncompressed array in a new MemoryStore (what the fused-chain and pipeline tests
+    read and write); `kw` goes to `zarr.create_array` (e.g. `shards`)."""
+    return zarr.create_array(
+        MemoryStore(),
+        shape=shape,
+        chunks=chunks,
+        dtype=dtype,
+        fill_value=fill,
+        filters=filters,
+        compressors=None,
+        **kw,
+    )
 
 
 def node_decode(array_dir: Path, out_dir: Path) -> int:

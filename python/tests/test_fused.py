@@ -16,12 +16,11 @@ import zarr
 import zarr.codecs as zc
 from zarr.core.buffer import cpu
 from zarr.core.buffer.core import BufferPrototype
-from zarr.storage import MemoryStore
 
 import zarr_scale_offset as zso
 from zarr_scale_offset import codecs as C
 
-from conftest import bits
+from conftest import bits, memory_array
 
 SO = dict(offset=-10, scale=100)
 CV = dict(data_type="uint16")
@@ -38,15 +37,7 @@ def apart(ndim=2):
 
 
 def make(filters, shape=(64, 48), chunks=(16, 48), dtype="float32", fill=0):
-    return zarr.create_array(
-        MemoryStore(),
-        shape=shape,
-        chunks=chunks,
-        dtype=dtype,
-        fill_value=fill,
-        filters=filters,
-        compressors=None,
-    )
+    return memory_array(shape, chunks, dtype, fill, filters)
 
 
 def sample(shape=(64, 48)):

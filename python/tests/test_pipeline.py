@@ -17,13 +17,12 @@ import zarr
 import zarr.codecs as zc
 from zarr.core.buffer import cpu
 from zarr.registry import register_codec
-from zarr.storage import MemoryStore
 
 import zarr_scale_offset as zso
 from zarr_scale_offset import codecs as C
 from zarr_scale_offset.pipeline import PATH
 
-from conftest import bits
+from conftest import bits, memory_array
 
 BATCHED = "zarr.core.codec_pipeline.BatchedCodecPipeline"
 FUSED = "zarr.core.codec_pipeline.FusedCodecPipeline"
@@ -113,16 +112,7 @@ SELECTIONS = [
 
 def make(dtype, filters, fill, shape=(50, 40), chunks=(16, 40), path=PATH, **kw):
     with zarr.config.set({"codec_pipeline.path": path}):
-        return zarr.create_array(
-            MemoryStore(),
-            shape=shape,
-            chunks=chunks,
-            dtype=dtype,
-            fill_value=fill,
-            filters=filters,
-            compressors=None,
-            **kw,
-        )
+        return memory_array(shape, chunks, dtype, fill, filters, **kw)
 
 
 def read(a, path, how, sel):
