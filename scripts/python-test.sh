@@ -34,4 +34,23 @@ if [ $prc -eq 5 ]; then
 elif [ $prc -ne 0 ]; then
   rc=1
 fi
+# A user's environment: a new venv with only the wheel, what its metadata requires (pip resolves
+# it; versions held to requirements-dev.txt's by -c) and the user-side tools of the README's
+# workflows (xarray, dask); no maturin, ruff or explicit cast-value-rs. The tests of those
+# workflows run in it: a dependency that only the development .venv supplies fails here (a
+# store of cf.scale_offset + cast_value did not open without cast-value-rs).
+echo "--- clean install: $(basename "$wheel") + xarray, dask in a new venv"
+CLEAN=$TARGET/python-clean-venv
+rm -rf "$CLEAN"
+base=$("$VENV/bin/python" -c 'import sys; print(sys._base_executable)')
+if "$base" -m venv "$CLEAN" \
+  && "$CLEAN/bin/python" -m pip install -q --disable-pip-version-check -c "$ROOT/python/requirements-dev.txt" \
+    "$wheel" xarray dask distributed pytest \
+  && "$CLEAN/bin/python" -m pip check; then
+  (cd python/tests && "$CLEAN/bin/python" -m pytest -q -p no:cacheprovider \
+    test_xarray.py test_dask.py test_codecs.py test_dtypes.py) || rc=1
+else
+  echo "python-test: the clean install failed" >&2
+  rc=1
+fi
 exit $rc

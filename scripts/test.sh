@@ -9,7 +9,8 @@
 #   $ZARRS_STORES_DIR)   8b the zarrs plugin from outside (scripts/zarrs-outside.sh)
 #   9 npm run build   10 node --test tests/js/ (built package; reads the zarrs-made stores)
 #   11 the Python engine (scripts/python-test.sh: maturin wheel, ruff, pytest; its tests decode
-#   chunks with the built dist/ in Node)   12 the cross-engine matrix (tests/matrix/run.py: Node,
+#   chunks with the built dist/ in Node; then the workflow tests again in a new venv holding
+#   only the wheel, its declared dependencies, xarray and dask)   12 the cross-engine matrix (tests/matrix/run.py: Node,
 #   the Python package, zarrs, zarr-python alone, each writing and reading 9 arrays; prints the
 #   writers x readers table; needs dist/, the wheel in .venv and the zarrs plugin's target dir)
 # A failing setup stops at once. Any other failing step is reported and the remaining steps

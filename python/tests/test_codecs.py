@@ -82,6 +82,33 @@ def test_zarr_own_cast_value_outside_its_types_names_use_everywhere(tmp_path):
         zarr.open_array(tmp_path / "a")
 
 
+def test_zarr_own_cast_value_without_its_backend_names_use_everywhere(tmp_path, monkeypatch):
+    # The package depends on cast-value-rs (pyproject: zarr[cast-value-rs]); an environment
+    # without it gets zarr-python's reason plus the way out, when the array is opened.
+    import zarr.codecs.cast_value as zcv
+
+    a = zarr.create_array(
+        tmp_path / "a",
+        shape=(3,),
+        dtype="float32",
+        fill_value=0,
+        filters=[zso.ScaleOffset(scale=10), zso.CastValue(data_type="int16")],
+        compressors=None,
+    )
+    a[:] = [0.5, 1.5, -2.0]
+    assert zcv._BACKEND_ERROR is None  # here it is installed: zarr-python's own reads it
+    assert zarr.open_array(tmp_path / "a")[:].tolist() == [0.5, 1.5, -2.0]
+    monkeypatch.setattr(zcv, "_BACKEND_ERROR", "The cast_value codec requires 'cast-value-rs'.")
+    with pytest.raises(ImportError, match=r"requires 'cast-value-rs'.*use_everywhere\(\)"):
+        zarr.open_array(tmp_path / "a")
+    old = dict(zarr.config.get("codecs"))
+    zso.use_everywhere()
+    try:
+        assert zarr.open_array(tmp_path / "a")[:].tolist() == [0.5, 1.5, -2.0]
+    finally:
+        zarr.config.set({"codecs": old})
+
+
 def write_read(tmp_path, data, filters, fill_value, chunks=None, **kw):
     path = tmp_path / "arr"
     a = zarr.create_array(

@@ -1,7 +1,11 @@
-"""zarr-python's own ``scale_offset`` / ``cast_value``, unchanged, plus one check: an array that
+"""zarr-python's own ``scale_offset`` / ``cast_value``, unchanged, plus two checks: an array that
 they cannot handle (a data type outside the 11 that numpy and cast-value-rs know) fails at open
 or create with a message naming :func:`zarr_scale_offset.use_everywhere`, instead of
-zarr-python's ``TypeError: Unsupported target dtype`` at the first chunk.
+zarr-python's ``TypeError: Unsupported target dtype`` at the first chunk; and so does a
+``cast_value`` when zarr-python's own cannot run at all (its backend, the ``cast-value-rs``
+package, missing or too old: this package depends on it through ``zarr[cast-value-rs]``, so
+only an environment that removed it gets there), where zarr-python's ``ImportError`` names
+only the package.
 
 Selected through zarr's own registry and config (``codecs.cast_value`` / ``codecs.scale_offset``)
 when this package is imported and the config names no implementation; nothing of zarr-python is
@@ -12,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import zarr.codecs.cast_value as _zarr_cast_value
 from zarr.codecs.cast_value import CastValue as _ZarrCastValue
 from zarr.codecs.scale_offset import ScaleOffset as _ZarrScaleOffset
 
@@ -61,6 +66,17 @@ class ZarrCastValue(_Guard, _ZarrCastValue):
 
     def _types(self, dtype: Any) -> list[Any]:
         return [dtype.to_json(zarr_format=3), self.dtype.to_json(zarr_format=3)]
+
+    def validate(self, *, shape: Any, dtype: Any, chunk_grid: Any) -> None:
+        # zarr-python's reason, or None when cast-value-rs is there (validate runs before
+        # resolve_metadata, the first place zarr-python's own codec would raise it).
+        missing = getattr(_zarr_cast_value, "_BACKEND_ERROR", None)
+        if missing is not None:
+            raise ImportError(
+                f"{missing} (zarr-scale-offset depends on it through zarr[cast-value-rs]), or "
+                "call zarr_scale_offset.use_everywhere() to use zarr-scale-offset's cast_value"
+            )
+        super().validate(shape=shape, dtype=dtype, chunk_grid=chunk_grid)
 
 
 class ZarrScaleOffset(_Guard, _ZarrScaleOffset):
