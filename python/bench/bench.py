@@ -191,6 +191,24 @@ def threads(repeat, rounds):
     rows.append(
         ("our bound codecs, chunks in L2 (256 x 64 Ki)", False, scaling(cached, repeat, rounds))
     )
+    # The machine's two limits, with no codec at all: its cores (numpy's sin, which releases
+    # the GIL, 32 times over 64 Ki float64 that stay in L2: compute only; 2x where the two
+    # CPUs are two cores) and its memory (numpy copying 64 MiB, far beyond the caches).
+    waves = [rng.random(m) for _ in halves]
+    wave_out = [np.empty(m) for _ in halves]
+
+    def sines(w, o):
+        for _ in range(32):
+            np.sin(w, out=o)
+
+    sins = [lambda w=w, o=o: sines(w, o) for w, o in zip(waves, wave_out, strict=True)]
+    rows.append(
+        ("the cores: np.sin, 32 x 64 Ki float64 in L2", False, scaling(sins, repeat, rounds))
+    )
+    big = [np.ones(64 << 20, np.uint8) for _ in halves]
+    big_out = [np.empty(64 << 20, np.uint8) for _ in halves]
+    copies = [lambda b=b, o=o: np.copyto(o, b) for b, o in zip(big, big_out, strict=True)]
+    rows.append(("the memory: np.copyto of 64 MiB", False, scaling(copies, repeat, rounds)))
     return rows
 
 
