@@ -39,10 +39,21 @@ fi
 # workflows (xarray, dask); no maturin, ruff or explicit cast-value-rs. The tests of those
 # workflows run in it: a dependency that only the development .venv supplies fails here (a
 # store of cf.scale_offset + cast_value did not open without cast-value-rs).
-echo "--- clean install: $(basename "$wheel") + xarray, dask in a new venv"
+# Its interpreter: the oldest CPython >= 3.12 that pyenv has (the wheel is abi3 for >= 3.12, and
+# .venv has the newest), else .venv's own.
+base=""
+if command -v pyenv >/dev/null; then
+  for c in $(ls -d "$(pyenv root)"/versions/3.1[2-9]* 2>/dev/null | sort -V); do
+    if "$c/bin/python" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null; then
+      base=$c/bin/python
+      break
+    fi
+  done
+fi
+[ -n "$base" ] || base=$("$VENV/bin/python" -c 'import sys; print(sys._base_executable)')
+echo "--- clean install: $(basename "$wheel") + xarray, dask in a new venv ($("$base" --version))"
 CLEAN=$TARGET/python-clean-venv
 rm -rf "$CLEAN"
-base=$("$VENV/bin/python" -c 'import sys; print(sys._base_executable)')
 if "$base" -m venv "$CLEAN" \
   && "$CLEAN/bin/python" -m pip install -q --disable-pip-version-check -c "$ROOT/python/requirements-dev.txt" \
     "$wheel" xarray dask distributed pytest \
