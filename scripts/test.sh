@@ -11,8 +11,9 @@
 #   11 the Python engine (scripts/python-test.sh: maturin wheel, ruff, pytest; its tests decode
 #   chunks with the built dist/ in Node; then the workflow tests again in a new venv holding
 #   only the wheel, its declared dependencies, xarray and dask, on the oldest CPython >= 3.12)
-#   12 the cross-engine matrix (tests/matrix/run.py: Node, the Python package, zarrs, zarr-python alone, each writing and reading 9 arrays; prints the
-#   writers x readers table; needs dist/, the wheel in .venv and the zarrs plugin's target dir)
+#   12 the cross-engine matrix (tests/matrix/run.py: Node, the Python package, zarrs,
+#   zarr-python alone, each writing and reading 9 arrays; prints the writers x readers table;
+#   needs dist/, the wheel in .venv and the zarrs plugin's target dir)
 # A failing setup stops at once. Any other failing step is reported and the remaining steps
 # still run (so one CI run shows every failure); the exit status is non-zero if any step failed.
 # FAIL_FAST=1 stops at the first failing step instead.
