@@ -386,12 +386,14 @@ def from_core(buf: np.ndarray, dtype: np.dtype, shape: tuple[int, ...]) -> np.nd
     if isinstance(buf, bytes | bytearray | memoryview):
         buf = np.frombuffer(buf, dtype=np.uint8)
     raw = np.asarray(buf).reshape(-1).view(np.uint8)
+    if core_layout(dtype):
+        return raw.view(dtype).reshape(shape)
     f = _facts_of(dtype)
     if f is not None and f.sign_extended:
-        raw = raw & np.uint8(f.mask)
-    little = dtype.newbyteorder("<") if dtype.itemsize > 1 else dtype
-    out = raw.view(little).reshape(shape)
-    return out if little == dtype else out.astype(dtype)
+        # int2/int4 (one byte each): back to ml_dtypes' low bits.
+        return (raw & np.uint8(f.mask)).view(dtype).reshape(shape)
+    # Big-endian: the little-endian values, converted.
+    return raw.view(dtype.newbyteorder("<")).reshape(shape).astype(dtype)
 
 
 def core_layout(dtype: np.dtype) -> bool:
