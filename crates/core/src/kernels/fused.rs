@@ -229,6 +229,7 @@ impl FusedEncode {
     #[cfg_attr(target_arch = "x86_64", inline(always))]
     fn params<S: Magic, D: Small>(&self) -> NearestParams<S> {
         let (lo, hi) = (D::LO as f64, D::HI as f64);
+        let nan = self.nan.map_or(0, |v| D::from_bits(v).to_i64() as i32);
         if self.clamp {
             // Every finite value is accepted (and clamped); NaN and ±Inf fail both tests.
             return NearestParams {
@@ -236,7 +237,7 @@ impl FusedEncode {
                 chi: S::of(hi),
                 glo: S::LOWEST,
                 ghi: S::of(f64::INFINITY),
-                nan: self.nan.map_or(0, |v| D::from_bits(v).to_i64() as i32),
+                nan,
             };
         }
         // Every stored type here has an even minimum and an odd maximum, so nearest-even
@@ -247,7 +248,7 @@ impl FusedEncode {
             chi: S::of(f64::INFINITY),
             glo: S::of(lo - 0.5),
             ghi: S::of(hi + 0.5),
-            nan: self.nan.map_or(0, |v| D::from_bits(v).to_i64() as i32),
+            nan,
         }
     }
 

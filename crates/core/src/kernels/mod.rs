@@ -209,33 +209,31 @@ pub fn run_blocks(
 ) -> Result<()> {
     // `max(1)`: `chunks(0)` panics; element sizes are at least 1 anyway.
     let (in_size, out_size) = (in_size.max(1), out_size.max(1));
-    // The wasm build calls per block, as before the spans: the span loop cost 184 B of the
-    // zarrita path's download (gzip), which the size budget lacks.
-    #[cfg(target_family = "wasm")]
-    {
+    // `fast` block by block over `input` (whose first element has index `first`), `slow`
+    // where it declines.
+    let mut blocks = |first: usize, input: &[u8], out: &mut [u8]| -> Result<()> {
         let blocks_in = input.chunks(BLOCK * in_size);
         let blocks_out = out.chunks_mut(BLOCK * out_size);
         for (b, (i, o)) in blocks_in.zip(blocks_out).enumerate() {
             if !fast(i, o) {
-                slow(b * BLOCK, i, o)?;
+                slow(first + b * BLOCK, i, o)?;
             }
         }
         Ok(())
+    };
+    // The wasm build calls per block, as before the spans: the span loop cost 184 B of the
+    // zarrita path's download (gzip), which the size budget lacks.
+    #[cfg(target_family = "wasm")]
+    {
+        blocks(0, input, out)
     }
     #[cfg(not(target_family = "wasm"))]
     {
         let spans_in = input.chunks(SPAN * in_size);
         let spans_out = out.chunks_mut(SPAN * out_size);
         for (s, (si, so)) in spans_in.zip(spans_out).enumerate() {
-            if fast(si, so) {
-                continue;
-            }
-            let blocks_in = si.chunks(BLOCK * in_size);
-            let blocks_out = so.chunks_mut(BLOCK * out_size);
-            for (b, (i, o)) in blocks_in.zip(blocks_out).enumerate() {
-                if !fast(i, o) {
-                    slow(s * SPAN + b * BLOCK, i, o)?;
-                }
+            if !fast(si, so) {
+                blocks(s * SPAN, si, so)?;
             }
         }
         Ok(())
