@@ -13,7 +13,7 @@ VENV=.venv
 REQ=python/requirements-dev.txt
 say() { echo "--- python-setup: $*"; }
 
-ok_python() { "$1" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null; }
+source scripts/python-find.sh
 
 find_python() {
   local c
@@ -22,11 +22,9 @@ find_python() {
     echo "python-setup: PYTHON=$PYTHON is not a CPython >= 3.12" >&2
     return 1
   fi
-  if command -v pyenv >/dev/null; then
-    for c in $(ls -d "$(pyenv root)"/versions/3.1[2-9]* 2>/dev/null | sort -V -r); do
-      ok_python "$c/bin/python" && { echo "$c/bin/python"; return 0; }
-    done
-  fi
+  c=$(pyenv_pythons -r)
+  c=${c%%$'\n'*}  # the newest
+  [ -n "$c" ] && { echo "$c"; return 0; }
   for c in python3.14 python3.13 python3.12 python3; do
     command -v "$c" >/dev/null && ok_python "$c" && { command -v "$c"; return 0; }
   done

@@ -41,15 +41,9 @@ fi
 # store of cf.scale_offset + cast_value did not open without cast-value-rs).
 # Its interpreter: the oldest CPython >= 3.12 that pyenv has (the wheel is abi3 for >= 3.12, and
 # .venv has the newest), else .venv's own.
-base=""
-if command -v pyenv >/dev/null; then
-  for c in $(ls -d "$(pyenv root)"/versions/3.1[2-9]* 2>/dev/null | sort -V); do
-    if "$c/bin/python" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null; then
-      base=$c/bin/python
-      break
-    fi
-  done
-fi
+source scripts/python-find.sh
+base=$(pyenv_pythons)
+base=${base%%$'\n'*}  # the oldest
 [ -n "$base" ] || base=$("$VENV/bin/python" -c 'import sys; print(sys._base_executable)')
 echo "--- clean install: $(basename "$wheel") + xarray, dask in a new venv ($("$base" --version))"
 CLEAN=$TARGET/python-clean-venv
