@@ -20,11 +20,17 @@
 //! `_choose_float_dtype` with `scale_factor` or `add_offset`: when both are present, of the same
 //! type, and that type is float32 or float64, the result is that type, except float64 for a
 //! 4-byte integer packed type; otherwise float64 when `add_offset` is present; otherwise the type
-//! of `scale_factor` (so an integer `scale_factor` gives int64, as in xarray).
+//! of `scale_factor` (a Python int gives int64, an `np.int8` int8, an `np.float16` float16, as in
+//! xarray; where that type cannot hold a value, decoding reports the element instead of
+//! wrapping it as xarray's NumPy arithmetic does).
 //!
-//! An attribute's type is what xarray sees: a JSON number with a fraction or exponent is a Python
-//! float (float64), a JSON integer a Python int; `{"value": 0.01, "dtype": "float32"}` (or the
-//! `attribute_dtype` argument) says the attribute was a typed netCDF float32/float64 attribute.
+//! An attribute's type is what xarray sees (`numpy.dtype(type(value))`): a JSON number with a
+//! fraction or exponent is a Python float (float64), a JSON integer a Python int (int64);
+//! `{"value": 0.01, "dtype": "float32"}` (or the `attribute_dtype` argument) a typed attribute
+//! (a netCDF attribute, a NumPy scalar) of that type, integer types included; a one-element JSON
+//! array a list or array, whose type is `object` (so with `add_offset` present the result is
+//! float64, and a list `scale_factor` alone, which xarray decodes to `object`, is an error).
+//! NaN and infinite `scale_factor`/`add_offset` are errors.
 //!
 //! Known differences: xarray compares fill values after the cast to the decoded float type, so
 //! for int64/uint64 data beyond 2^53 neighbouring codes can also match; here exactly the fill
@@ -38,13 +44,17 @@ use crate::report::Report;
 use zarr_scale_offset_core::dtype::{DataType, Kind};
 use zarr_scale_offset_core::error::{Error, Result};
 
-/// The type an attribute had when xarray read it.
+/// The type an attribute had when xarray read it: what `numpy.dtype(type(value))` gives in
+/// xarray's `_choose_float_dtype`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum AttrType {
-    /// A Python int (a JSON integer).
-    Int,
-    /// A typed float (float32/float64/float16 netCDF attribute), or a Python float (float64).
-    Float(DataType),
+    /// A NumPy scalar or typed netCDF attribute of this type (`{"value", "dtype"}`), a Python
+    /// float (a JSON number with a fraction or exponent: float64) or a Python int (a JSON
+    /// integer: int64).
+    Typed(DataType),
+    /// A list or array (a JSON array of one number): NumPy's type of it is `object`. xarray
+    /// multiplies by its one value (`.item()`), but `_choose_float_dtype` sees `object`.
+    Object,
 }
 
 /// A numeric attribute: its JSON number text and its type.
@@ -62,9 +72,9 @@ fn attr(attrs: &Fields, key: &str, default_ty: Option<DataType>) -> Result<Optio
         Json::Number(t) => {
             let is_int = t.bytes().all(|c| c.is_ascii_digit() || c == b'-');
             let ty = match default_ty {
-                Some(d) => AttrType::Float(d),
-                None if is_int => AttrType::Int,
-                None => AttrType::Float(DataType::Float64),
+                Some(d) => AttrType::Typed(d),
+                None if is_int => AttrType::Typed(DataType::Int64),
+                None => AttrType::Typed(DataType::Float64),
             };
             (t.clone(), ty)
         }
@@ -78,21 +88,23 @@ fn attr(attrs: &Fields, key: &str, default_ty: Option<DataType>) -> Result<Optio
             let Some(d) = v.get("dtype") else {
                 return Err(Error::metadata(&p, "a typed attribute needs a \"dtype\""));
             };
+            // Its own type, integers included: an int8 `scale_factor` alone makes xarray
+            // decode to int8 (see `choose_dtype`).
             let d = parse_data_type(d, &pointer_push(&p, "dtype"))?;
-            let ty = if d.float().is_some() {
-                AttrType::Float(d)
-            } else {
-                AttrType::Int
-            };
-            (t.clone(), ty)
+            (t.clone(), AttrType::Typed(d))
         }
         Json::Array(a) if a.len() == 1 => match a.first() {
-            Some(Json::Number(t)) => (
-                t.clone(),
-                AttrType::Float(default_ty.unwrap_or(DataType::Float64)),
-            ),
+            Some(Json::Number(t)) => (t.clone(), AttrType::Object),
             _ => return Err(Error::metadata(&p, "must be a number")),
         },
+        // NaN and the infinities (the Zarr strings): xarray would multiply or add them into
+        // every value; refused rather than followed.
+        Json::String(s) if ["NaN", "Infinity", "-Infinity"].contains(&s.as_str()) => {
+            return Err(Error::metadata(
+                &p,
+                format!("must be a finite number, found {s} (it would make every value NaN or infinite)"),
+            ))
+        }
         _ => {
             return Err(Error::metadata(
                 &p,
@@ -243,22 +255,30 @@ fn unsigned(attrs: &Fields, packed: DataType, warnings: &mut Vec<Warn>) -> Resul
 }
 
 /// xarray's `_choose_float_dtype` with `scale_factor` or `add_offset` present (module docs).
-fn choose_dtype(packed: DataType, sf: Option<&Attr>, ao: Option<&Attr>) -> DataType {
-    let attr_type = |t: AttrType| match t {
-        AttrType::Int => DataType::Int64,
-        AttrType::Float(d) => d,
-    };
+/// Where xarray's answer is `object` (a list or array `scale_factor` alone), an error: xarray
+/// then multiplies Python objects, which no Zarr data type holds.
+fn choose_dtype(packed: DataType, sf: Option<&Attr>, ao: Option<&Attr>) -> Result<DataType> {
     if let (Some(s), Some(o)) = (sf, ao) {
-        if s.ty == o.ty && matches!(s.ty, AttrType::Float(DataType::Float32 | DataType::Float64)) {
-            if packed.int().is_some() && packed.size() == 4 {
-                return DataType::Float64;
+        if let AttrType::Typed(t @ (DataType::Float32 | DataType::Float64)) = s.ty {
+            if s.ty == o.ty {
+                if packed.int().is_some() && packed.size() == 4 {
+                    return Ok(DataType::Float64);
+                }
+                return Ok(t);
             }
-            return attr_type(s.ty);
         }
     }
     match (sf, ao) {
-        (Some(s), None) => attr_type(s.ty),
-        _ => DataType::Float64,
+        (Some(s), None) => match s.ty {
+            AttrType::Typed(t) => Ok(t),
+            AttrType::Object => Err(Error::metadata(
+                "/scale_factor",
+                "a list or array scale_factor without add_offset makes xarray decode to dtype \
+                 object (NumPy's type of a list or array): give a number, or a NumPy scalar \
+                 of the type to decode to",
+            )),
+        },
+        _ => Ok(DataType::Float64),
     }
 }
 
@@ -304,11 +324,11 @@ pub fn from_cf(attrs: &Json, packed: DataType, attribute_dtype: Option<DataType>
     let fills = fill_values(attrs, original, packed, &mut warnings)?;
     let scaled = sf.is_some() || ao.is_some();
     let t = match (fills.masked, scaled) {
-        (true, true) => choose_dtype(packed, sf.as_ref(), ao.as_ref()),
+        (true, true) => choose_dtype(packed, sf.as_ref(), ao.as_ref())?,
         (true, false) => promote(packed),
         // CFScaleOffsetCoder keeps the type when a (NaN-only) fill attribute remains.
         (false, true) if fills.present => packed,
-        (false, true) => choose_dtype(packed, sf.as_ref(), ao.as_ref()),
+        (false, true) => choose_dtype(packed, sf.as_ref(), ao.as_ref())?,
         (false, false) => packed,
     };
     // Scalars in the decoded type's fill-value encoding (rounded half-to-even from the text).

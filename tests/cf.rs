@@ -403,3 +403,141 @@ fn attribute_types_are_the_netcdf_float_types() {
         assert!(e.to_string().contains("float32 or float64"), "{t}: {e}");
     }
 }
+
+/// The decoded elements of `cf` (from_cf's output) for the stored bytes `stored` of `n` elements,
+/// or the core's error.
+fn decode_cf_chunk(cf: &str, n: usize, stored: &[u8]) -> Result<Vec<u8>, zarr_scale_offset::Error> {
+    decode_chunk(&doc_from_cf(cf, n), stored)
+}
+
+fn i16s(v: &[i16]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+#[test]
+fn list_and_array_attributes_have_numpy_type_object() {
+    // Issue 29 (2): xarray 2026.9.0 + numpy 2.5.5, int16 [-1, 0, 1, 32767],
+    // `scale_factor` np.array([0.1], float32), `add_offset` np.array([1.0], float32) (or 0-d
+    // arrays, or lists): `_choose_float_dtype` sees numpy.dtype(numpy.ndarray) = object, the
+    // types agree but are no float type, add_offset is present: float64. Values xarray printed:
+    // [0.8999999985098839, 1.0, 1.1000000014901161, 3277.700048826635].
+    let cf = from_cf(
+        r#"{"scale_factor":[0.10000000149011612],"add_offset":[1.0]}"#,
+        "int16",
+        None,
+    )
+    .unwrap();
+    assert!(cf.contains(r#""data_type":"float64""#), "{cf}");
+    let got = f64s_of(&decode_cf_chunk(&cf, 4, &i16s(&[-1, 0, 1, 32767])).unwrap());
+    let want = [
+        0.8999999985098839,
+        1.0,
+        1.1000000014901161,
+        3277.700048826635,
+    ];
+    assert_eq!(bits(&got), bits(&want));
+    // add_offset alone as a list: float64 (xarray: [0.5, 1.5, 2.5, 32768.5] for 1.5 float32).
+    let cf = from_cf(r#"{"add_offset":[1.5]}"#, "int16", None).unwrap();
+    assert!(cf.contains(r#""data_type":"float64""#), "{cf}");
+    // A list scale_factor alone: xarray decodes to dtype object; refused, named.
+    for attrs in [
+        r#"{"scale_factor":[0.5]}"#,
+        r#"{"scale_factor":[0.5],"_FillValue":0}"#,
+    ] {
+        let e = from_cf(attrs, "int16", None).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidMetadata, "{attrs}");
+        assert_eq!(e.path.as_deref(), Some("/scale_factor"), "{attrs}");
+        assert!(e.to_string().contains("object"), "{e}");
+    }
+    // Before issue 29 a list counted as float64 and a scale-alone list decoded as float64.
+    assert!(from_cf(
+        r#"{"scale_factor":[0.5],"add_offset":{"value":1,"dtype":"float64"}}"#,
+        "int16",
+        None
+    )
+    .unwrap()
+    .contains(r#""data_type":"float64""#));
+}
+
+fn bits(v: &[f64]) -> Vec<u64> {
+    v.iter().map(|x| x.to_bits()).collect()
+}
+
+#[test]
+fn typed_integer_scale_factor_keeps_its_type() {
+    // Issue 29 (2): a NumPy integer scale_factor alone gives its own type in xarray
+    // (numpy.dtype(type(np.int32(3))) = int32), not int64. xarray on int16 [-1, 0, 1, 32767]:
+    // int32 [-3, 0, 3, 98301]; int8 [-3, 0, 3, -3] (32767 -> int8 -1, times 3: wrapped);
+    // uint8 [253, 0, 3, 253] (-1 -> 255, times 3 mod 256). Here: equal where xarray's value is
+    // right, an element error where xarray wraps.
+    let data = i16s(&[-1, 0, 1, 32767]);
+    let cf = from_cf(
+        r#"{"scale_factor":{"value":3,"dtype":"int32"}}"#,
+        "int16",
+        None,
+    )
+    .unwrap();
+    assert!(cf.contains(r#""data_type":"int32""#), "{cf}");
+    let got = decode_cf_chunk(&cf, 4, &data).unwrap();
+    let want: Vec<u8> = [-3i32, 0, 3, 98301]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    assert_eq!(got, want);
+    let cf = from_cf(
+        r#"{"scale_factor":{"value":3,"dtype":"int8"}}"#,
+        "int16",
+        None,
+    )
+    .unwrap();
+    assert!(cf.contains(r#""data_type":"int8""#), "{cf}");
+    let ok = decode_cf_chunk(&cf, 3, &i16s(&[-1, 0, 1])).unwrap();
+    assert_eq!(ok, [(-3i8) as u8, 0, 3]);
+    let e = decode_cf_chunk(&cf, 4, &data).unwrap_err();
+    assert_eq!(e.code, ErrorCode::OutOfRange, "{e}");
+    assert!(e.to_string().contains("32767"), "{e}");
+    let cf = from_cf(
+        r#"{"scale_factor":{"value":3,"dtype":"uint8"}}"#,
+        "int16",
+        None,
+    )
+    .unwrap();
+    assert!(cf.contains(r#""data_type":"uint8""#), "{cf}");
+    let e = decode_cf_chunk(&cf, 4, &data).unwrap_err();
+    assert_eq!(e.code, ErrorCode::OutOfRange, "{e}");
+    // int64 (a Python int) as before; a typed float16 alone: float16 (xarray: float16
+    // [-0.5, 0.0, 0.5, 16384.0]).
+    assert!(from_cf(r#"{"scale_factor":3}"#, "int16", None)
+        .unwrap()
+        .contains(r#""data_type":"int64""#));
+    let cf = from_cf(
+        r#"{"scale_factor":{"value":0.5,"dtype":"float16"}}"#,
+        "int16",
+        None,
+    )
+    .unwrap();
+    assert!(cf.contains(r#""data_type":"float16""#), "{cf}");
+    // Two typed int32 attributes: the same type but no float type, add_offset present: float64
+    // (xarray [-2.0, 1.0, 4.0, 98302.0]).
+    let cf = from_cf(
+        r#"{"scale_factor":{"value":3,"dtype":"int32"},"add_offset":{"value":1,"dtype":"int32"}}"#,
+        "int16",
+        None,
+    )
+    .unwrap();
+    let got = f64s_of(&decode_cf_chunk(&cf, 4, &data).unwrap());
+    assert_eq!(got, [-2.0, 1.0, 4.0, 98302.0]);
+}
+
+#[test]
+fn nan_and_infinite_scale_or_offset_are_refused() {
+    for attrs in [
+        r#"{"scale_factor":"NaN","add_offset":1.0}"#,
+        r#"{"scale_factor":0.5,"add_offset":"Infinity"}"#,
+        r#"{"scale_factor":"-Infinity"}"#,
+    ] {
+        let e = from_cf(attrs, "int16", None).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidMetadata, "{attrs}");
+        assert!(e.to_string().contains("finite number"), "{attrs}: {e}");
+    }
+}

@@ -15,7 +15,7 @@
 //! ```
 #![warn(missing_docs)]
 
-use numpy::{PyArray1, PyArrayMethods, PyReadonlyArrayDyn, PyReadwriteArrayDyn};
+use numpy::{BorrowError, PyArray1, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyAny;
@@ -43,15 +43,62 @@ fn py_error(py: Python<'_>, e: Error) -> PyErr {
     make().unwrap_or_else(|import_failure| import_failure)
 }
 
+/// An `invalid_data` error (the code JS gives a buffer of the wrong kind).
+fn invalid_data(py: Python<'_>, message: String) -> PyErr {
+    py_error(
+        py,
+        Error::new(zarr_scale_offset::ErrorCode::InvalidData, message),
+    )
+}
+
+/// What `a` is, for a message: `numpy.ndarray of int8`, `list`.
+fn describe(a: &Bound<'_, PyAny>) -> String {
+    let ty = a
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "object".into());
+    match a.getattr("dtype") {
+        Ok(d) => format!("{ty} of {d}"),
+        Err(_) => ty,
+    }
+}
+
+/// `a` as a uint8 numpy array (`what` names it: "the input", "out"), or an `invalid_data`
+/// error naming what it is.
+fn u8_array<'a, 'py>(
+    py: Python<'py>,
+    a: &'a Bound<'py, PyAny>,
+    what: &str,
+) -> PyResult<&'a Bound<'py, PyArrayDyn<u8>>> {
+    a.cast::<PyArrayDyn<u8>>().map_err(|_| {
+        invalid_data(
+            py,
+            format!(
+                "{what} must be a C-contiguous uint8 numpy array (the core's bytes), found {}",
+                describe(a)
+            ),
+        )
+    })
+}
+
+/// `a` as a uint8 numpy array borrowed for reading, or an `invalid_data` error.
+fn readonly<'py>(
+    py: Python<'py>,
+    a: &Bound<'py, PyAny>,
+    what: &str,
+) -> PyResult<PyReadonlyArrayDyn<'py, u8>> {
+    u8_array(py, a, what)?
+        .try_readonly()
+        .map_err(|e| invalid_data(py, format!("{what} cannot be read: {e}")))
+}
+
 /// The bytes of a C-contiguous uint8 array (the Python side makes every input so).
 fn input<'a>(py: Python<'_>, a: &'a PyReadonlyArrayDyn<'_, u8>) -> PyResult<&'a [u8]> {
     a.as_slice().map_err(|_| {
-        py_error(
+        invalid_data(
             py,
-            Error::new(
-                zarr_scale_offset::ErrorCode::InvalidData,
-                "the input buffer is not a C-contiguous uint8 array",
-            ),
+            "the input buffer is not a C-contiguous uint8 array".to_string(),
         )
     })
 }
@@ -74,10 +121,11 @@ impl PyBound {
     fn run<'py>(
         &self,
         py: Python<'py>,
-        data: PyReadonlyArrayDyn<'py, u8>,
+        data: &Bound<'py, PyAny>,
         encode: bool,
     ) -> PyResult<Bound<'py, PyArray1<u8>>> {
         let (from, to) = self.types(encode);
+        let data = readonly(py, data, "the input")?;
         let src = input(py, &data)?;
         let out = PyArray1::<u8>::zeros(py, Self::out_len(src.len(), from, to), false);
         {
@@ -89,25 +137,44 @@ impl PyBound {
         Ok(out)
     }
 
+    /// `data` through the codecs into `out`. `out` may overlap `data` (as in JavaScript, where
+    /// both are copied into the module's memory): the input is then copied first.
     fn run_into(
         &self,
         py: Python<'_>,
-        data: PyReadonlyArrayDyn<'_, u8>,
-        mut out: PyReadwriteArrayDyn<'_, u8>,
+        data: &Bound<'_, PyAny>,
+        out: &Bound<'_, PyAny>,
         encode: bool,
     ) -> PyResult<()> {
-        let src = input(py, &data)?;
-        let dst = out.as_slice_mut().map_err(|_| {
-            py_error(
+        let out = u8_array(py, out, "out")?;
+        let not_contiguous = || {
+            invalid_data(
                 py,
-                Error::new(
-                    zarr_scale_offset::ErrorCode::InvalidData,
-                    "the output buffer is not a C-contiguous writeable uint8 array",
-                ),
+                "out is not a C-contiguous writeable uint8 array".to_string(),
             )
-        })?;
-        py.detach(|| self.apply(encode, src, dst))
-            .map_err(|e| py_error(py, e))
+        };
+        let ro = readonly(py, data, "the input")?;
+        match out.try_readwrite() {
+            Ok(mut rw) => {
+                let src = input(py, &ro)?;
+                let dst = rw.as_slice_mut().map_err(|_| not_contiguous())?;
+                py.detach(|| self.apply(encode, src, dst))
+                    .map_err(|e| py_error(py, e))
+            }
+            Err(BorrowError::NotWriteable) => Err(invalid_data(py, "out is read-only".into())),
+            // `out` shares memory with the input (or is borrowed elsewhere): the input is
+            // copied, then `out` borrowed again and written.
+            Err(_) => {
+                let copy = input(py, &ro)?.to_vec();
+                drop(ro);
+                let mut rw = out
+                    .try_readwrite()
+                    .map_err(|e| invalid_data(py, format!("out cannot be written: {e}")))?;
+                let dst = rw.as_slice_mut().map_err(|_| not_contiguous())?;
+                py.detach(|| self.apply(encode, &copy, dst))
+                    .map_err(|e| py_error(py, e))
+            }
+        }
     }
 
     fn types(&self, encode: bool) -> (DataType, DataType) {
@@ -191,7 +258,7 @@ impl PyBound {
     fn encode<'py>(
         &self,
         py: Python<'py>,
-        data: PyReadonlyArrayDyn<'py, u8>,
+        data: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyArray1<u8>>> {
         self.run(py, data, true)
     }
@@ -200,7 +267,7 @@ impl PyBound {
     fn decode<'py>(
         &self,
         py: Python<'py>,
-        data: PyReadonlyArrayDyn<'py, u8>,
+        data: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyArray1<u8>>> {
         self.run(py, data, false)
     }
@@ -209,8 +276,8 @@ impl PyBound {
     fn encode_into(
         &self,
         py: Python<'_>,
-        data: PyReadonlyArrayDyn<'_, u8>,
-        out: PyReadwriteArrayDyn<'_, u8>,
+        data: &Bound<'_, PyAny>,
+        out: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         self.run_into(py, data, out, true)
     }
@@ -219,8 +286,8 @@ impl PyBound {
     fn decode_into(
         &self,
         py: Python<'_>,
-        data: PyReadonlyArrayDyn<'_, u8>,
-        out: PyReadwriteArrayDyn<'_, u8>,
+        data: &Bound<'_, PyAny>,
+        out: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         self.run_into(py, data, out, false)
     }
