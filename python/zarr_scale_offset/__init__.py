@@ -109,12 +109,26 @@ def bind(codecs: Any, data_type: str, fill_value: Any = None) -> _core.Bound:
     return _core.Bound(_codecs_json(codecs), str(data_type), fill)
 
 
+_CORE_TYPES = frozenset(_core.data_types())
+
+
 def _name_of(dtype: np.dtype[Any]) -> str:
-    return zarr.core.dtype.parse_dtype(dtype, zarr_format=3).to_json(zarr_format=3)
+    """The Zarr v3 name of a NumPy dtype of one of the 26 data types (either byte order), or an
+    :class:`UnsupportedDataTypeError` (datetime64, str, bool, complex, object ...)."""
+    try:
+        name = zarr.core.dtype.parse_dtype(dtype, zarr_format=3).to_json(zarr_format=3)
+    except (TypeError, ValueError):
+        name = None
+    if not isinstance(name, str) or name not in _CORE_TYPES:
+        raise errors.UnsupportedDataTypeError(
+            f"arrays of dtype {dtype} are not one of the 26 numeric data types of these codecs"
+        )
+    return name
 
 
 def encode(codecs: Any, array: np.ndarray) -> np.ndarray:
-    """Encodes ``array`` (any numeric numpy array) through array->array ``codecs``."""
+    """Encodes ``array`` (any numeric numpy array; its dtype is the decoded data type) through
+    array->array ``codecs``."""
     a = np.asarray(array)
     b = bind(codecs, _name_of(a.dtype))
     out_dtype = zarr.core.dtype.get_data_type_from_json(b.encoded_data_type, zarr_format=3)
@@ -122,9 +136,16 @@ def encode(codecs: Any, array: np.ndarray) -> np.ndarray:
 
 
 def decode(codecs: Any, array: np.ndarray, data_type: str) -> np.ndarray:
-    """Decodes ``array`` (of the encoded data type) to ``data_type`` through ``codecs``."""
+    """Decodes ``array`` to ``data_type`` through ``codecs``. ``array``'s dtype must be the
+    codecs' encoded data type (either byte order): any other is an
+    :class:`InvalidDataError`, never a reinterpretation of its bytes."""
     a = np.asarray(array)
     b = bind(codecs, data_type)
+    if _name_of(a.dtype) != b.encoded_data_type:
+        raise errors.InvalidDataError(
+            f"the array to decode is {a.dtype}; these codecs bound to {data_type} decode "
+            f"{b.encoded_data_type} (their encoded data type)"
+        )
     out_dtype = zarr.core.dtype.get_data_type_from_json(data_type, zarr_format=3)
     return from_core(b.decode(to_core(a)), out_dtype.to_native_dtype(), a.shape)
 

@@ -20,6 +20,7 @@ import zarr.codecs.cast_value as _zarr_cast_value
 from zarr.codecs.cast_value import CastValue as _ZarrCastValue
 from zarr.codecs.scale_offset import ScaleOffset as _ZarrScaleOffset
 
+from .codecs import _named_configuration
 from .errors import UnsupportedDataTypeError
 
 #: The data types zarr-python 3.4.2's own scale_offset (numpy) and cast_value (cast-value-rs)
@@ -43,6 +44,15 @@ ZARR_OWN_TYPES = frozenset(
 
 class _Guard:
     codec_name: str
+    #: Whether zarr-python's codec requires a ``configuration``.
+    configuration_required: bool = False
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Any:
+        # The entry checked as this package's codecs check it (coded errors naming the field,
+        # where zarr-python's `parse_named_configuration` raises a plain ValueError).
+        _named_configuration(data, cls.codec_name, cls.configuration_required)
+        return super().from_dict(data)  # type: ignore[misc]
 
     def _types(self, dtype: Any) -> list[Any]:
         return [dtype.to_json(zarr_format=3)]
@@ -63,6 +73,7 @@ class ZarrCastValue(_Guard, _ZarrCastValue):
     """zarr-python's ``CastValue`` with the data-type check described in the module."""
 
     codec_name = "cast_value"
+    configuration_required = True
 
     def _types(self, dtype: Any) -> list[Any]:
         return [dtype.to_json(zarr_format=3), self.dtype.to_json(zarr_format=3)]

@@ -18,6 +18,8 @@ import numpy as np
 
 from . import _core
 from .codecs import CastValue, CFScaleOffset, CoreCodec, to_json_value
+from .codecs import _pointer as _ptr
+from .errors import InvalidMetadataError
 
 if TYPE_CHECKING:
     import xarray as xr
@@ -55,23 +57,47 @@ class CFCodecs:
 
 
 def _attr_json(key: str, v: Any) -> Any:
-    """An attribute as the core reads it: numpy float32/float64 scalars as typed attributes
-    (``{"value", "dtype"}``: their type decides xarray's decoded type), arrays as lists."""
+    """An attribute as the core reads it, with the type xarray's ``_choose_float_dtype`` sees
+    (``numpy.dtype(type(value))``):
+
+    - ``scale_factor`` / ``add_offset``: a NumPy scalar as a typed attribute (``{"value",
+      "dtype"}``, integer types included: an ``np.int8`` alone makes xarray decode to int8); a
+      list, tuple or array (0-d included) as a JSON list, whose NumPy type is ``object`` (the
+      core: float64 with ``add_offset``, an error for a ``scale_factor`` alone, which xarray
+      decodes to ``object``); a Python number as itself;
+    - the others (``_FillValue``, ``missing_value``, ``_Unsigned``, ...): a 0-d array as its
+      element, other arrays as lists;
+    - ``bytes`` (netCDF text attributes through h5py) as UTF-8 text.
+    """
+    path = _ptr("", key)
+    if isinstance(v, bytes | np.bytes_):
+        try:
+            return bytes(v).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise InvalidMetadataError(f"{path}: bytes that are not UTF-8 text: {e}", path) from e
+    if key in ("scale_factor", "add_offset"):
+        if isinstance(v, np.ndarray | list | tuple):
+            return to_json_value(np.asarray(v).reshape(-1).tolist(), path)
+        if isinstance(v, np.number):
+            value = v.item()
+            if not isinstance(value, int | float):
+                value = float(v)  # (longdouble) the core refuses its dtype by name
+            return {"value": to_json_value(value, path), "dtype": v.dtype.name}
+        return to_json_value(v, path)
     if isinstance(v, np.ndarray):
-        if v.ndim == 0 or (v.size == 1 and key in ("scale_factor", "add_offset")):
-            v = v.reshape(-1)[0]  # a numpy scalar: keeps its type
-        else:
-            return [to_json_value(x) for x in v.tolist()]
-    if key in ("scale_factor", "add_offset") and isinstance(v, np.floating):
-        return {"value": to_json_value(v), "dtype": v.dtype.name}
-    return to_json_value(v)
+        v = v.reshape(-1)[0] if v.ndim == 0 else v.tolist()
+    return to_json_value(v, path)
 
 
 def from_cf(attrs: Mapping[str, Any], packed_dtype: Any) -> CFCodecs:
     """The codecs that replace the CF attributes ``attrs`` of data packed as ``packed_dtype``.
 
-    Attribute values may be Python or numpy scalars or arrays, as xarray holds them; a numpy
-    float32 ``scale_factor`` counts as a float32 netCDF attribute (as for xarray).
+    Attribute values may be Python or numpy scalars, arrays, lists or bytes, as xarray and
+    h5py hold them; each counts with the type xarray's ``decode_cf`` gives it: a numpy float32
+    ``scale_factor`` as a float32 netCDF attribute, a one-element array or list as NumPy's
+    ``object`` (so float64 with ``add_offset``; alone, an error: xarray decodes to ``object``), an
+    ``np.int32`` as int32. Where xarray's arithmetic would wrap (an ``np.int8`` scale factor on
+    int16 data), decoding reports the element instead.
 
     >>> c = from_cf({"scale_factor": 0.01, "add_offset": 273.15, "_FillValue": -32768}, "int16")
     >>> c.data_type, c.fill_value, [f.codec_name for f in c.filters]
@@ -91,6 +117,32 @@ def from_cf(attrs: Mapping[str, Any], packed_dtype: Any) -> CFCodecs:
     )
 
 
+_SCALING = frozenset(("scale_factor", "add_offset"))
+
+
+def _decoded(name: Any, v: Any) -> Any:
+    """``v`` as ``xarray.decode_cf`` leaves it. xarray moves ``scale_factor`` / ``add_offset``
+    into ``.encoding`` when it decodes; where they are in ``.attrs`` only, it did not
+    (``mask_and_scale=False``, ``decode_cf=False``, attributes set by hand), so the data are
+    still the packed values. Those are decoded here by xarray's own decoder (lazily, as xarray
+    does), so that what is written is the physical values ``decode_cf`` gives, never the codes
+    taken for them."""
+    if _SCALING & set(v.encoding) or not _SCALING & set(v.attrs):
+        return v
+    import xarray as xr
+
+    return xr.conventions.decode_cf_variable(
+        name,
+        v,
+        concat_characters=False,
+        mask_and_scale=True,
+        decode_times=False,
+        decode_endianness=False,
+        stack_char_dim=False,
+        decode_timedelta=False,
+    )
+
+
 def _packing(encoding: Mapping[str, Any], attrs: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for src in (attrs, encoding) for k, v in src.items() if k in CF_KEYS}
 
@@ -99,9 +151,13 @@ def xarray_encoding(
     ds: xr.Dataset, variables: Iterable[str] | None = None
 ) -> tuple[xr.Dataset, dict[str, dict[str, Any]]]:
     """A copy of ``ds`` and the ``to_zarr(encoding=...)`` that write its CF-packed variables
-    (those with ``scale_factor`` or ``add_offset`` in ``.encoding`` or ``.attrs``, as
-    ``xarray.open_dataset`` leaves them; or the names in ``variables``) through
-    ``cf.scale_offset`` + ``cast_value``:
+    (those with ``scale_factor`` or ``add_offset`` in ``.encoding`` or ``.attrs``; or the names
+    in ``variables``) through ``cf.scale_offset`` + ``cast_value``:
+
+    - a variable xarray decoded (``xarray.open_dataset``: the packing in ``.encoding``) is
+      written as it is; one it did not decode (the packing in ``.attrs``: ``mask_and_scale=
+      False``, ``decode_cf=False``), whose data are the packed values, is decoded first by
+      xarray's own ``decode_cf_variable``, so the store reads back what ``decode_cf`` gives;
 
     - the copy's variables hold the data in the float type ``decode_cf`` chooses, without the
       CF packing keys (else xarray would pack the data itself);
@@ -127,13 +183,14 @@ def xarray_encoding(
         ]
     )
     for name in names:
-        v = ds.variables[name]
+        v = _decoded(name, ds.variables[name])
         packing = _packing(v.encoding, v.attrs)
         packed = packing.get("dtype")
         if packed is None:
-            raise ValueError(
+            raise InvalidMetadataError(
                 f"variable {name!r}: no packed dtype in its encoding (open it with "
-                "xarray.open_dataset, or set .encoding['dtype'])"
+                "xarray.open_dataset, or set .encoding['dtype'])",
+                "/dtype",
             )
         cf = from_cf(packing, packed)
         var = v.copy(deep=False)

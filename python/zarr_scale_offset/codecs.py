@@ -23,12 +23,16 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Self
 import numpy as np
 from zarr.abc.codec import ArrayArrayCodec
 from zarr.core.buffer.cpu import NDBuffer
-from zarr.core.common import parse_named_configuration
 from zarr.core.dtype import get_data_type_from_json
 
 from . import _core
 from .dtypes import core_layout, from_core, to_core
-from .errors import UnsupportedDataTypeError, ZarrScaleOffsetError
+from .errors import (
+    InvalidMetadataError,
+    UnsupportedDataTypeError,
+    ZarrScaleOffsetError,
+    _from_core,
+)
 
 if TYPE_CHECKING:
     from zarr.core.array_spec import ArraySpec
@@ -45,19 +49,74 @@ __all__ = [
 ]
 
 
-def to_json_value(v: Any) -> Any:
+def _pointer(path: str, key: Any) -> str:
+    """``path`` extended by ``key`` (RFC 6901: ``~`` and ``/`` escaped)."""
+    return f"{path}/" + str(key).replace("~", "~0").replace("/", "~1")
+
+
+def to_json_value(v: Any, path: str = "") -> Any:
     """A configuration value as strict JSON: numpy scalars as Python numbers, NaN and the
     infinities as the Zarr strings ``"NaN"``, ``"Infinity"``, ``"-Infinity"``, mappings and
-    sequences recursively (tuples become lists)."""
+    sequences recursively (tuples become lists). Anything else (a ``Fraction``, a ``Decimal``, a
+    ``numpy.longdouble``, bytes, a datetime) has no exact JSON form here: an
+    :class:`~zarr_scale_offset.errors.InvalidMetadataError` naming ``path`` (the JSON pointer of
+    ``v``) and the value's type.
+
+    >>> to_json_value({"scale": np.float32(0.5), "offset": float("nan")})
+    {'scale': 0.5, 'offset': 'NaN'}
+    """
     if isinstance(v, np.generic):
-        v = v.item()
-    if isinstance(v, float) and not math.isfinite(v):
+        v = v.item()  # a Python scalar, except for types Python has none of (longdouble)
+    if v is None or isinstance(v, bool | int | str):
+        return v
+    if isinstance(v, float):
+        if math.isfinite(v):
+            return v
         return "NaN" if math.isnan(v) else ("Infinity" if v > 0 else "-Infinity")
     if isinstance(v, Mapping):
-        return {str(k): to_json_value(x) for k, x in v.items()}
+        return {str(k): to_json_value(x, _pointer(path, k)) for k, x in v.items()}
     if isinstance(v, list | tuple):
-        return [to_json_value(x) for x in v]
-    return v
+        return [to_json_value(x, _pointer(path, i)) for i, x in enumerate(v)]
+    raise InvalidMetadataError(
+        f"{path or 'the value'}: a {type(v).__module__}.{type(v).__qualname__} ({v!r}) has no "
+        "exact JSON form: give an int, a float, a string or a NumPy scalar",
+        path or None,
+    )
+
+
+def _raise_first(rows: list[tuple[str, str, str]]) -> None:
+    """Raises the first of the core's diagnostics ``(path, code, message)``, if any, as the
+    exception of its code."""
+    if rows:
+        path, code, message = rows[0]
+        raise _from_core(code, message, path or None)
+
+
+def _named_configuration(data: Any, name: str, required: bool) -> dict[str, Any] | None:
+    """The ``configuration`` of a codec's JSON form ``data`` (``{"name", "configuration"}``),
+    checked as the core checks a codec entry: coded errors naming the field, never zarr's plain
+    ``ValueError``. ``None`` when it is absent and not ``required``."""
+    if not isinstance(data, Mapping):
+        raise InvalidMetadataError(
+            f"a codec must be a JSON object, found {type(data).__name__}", None
+        )
+    if data.get("name") != name:
+        raise InvalidMetadataError(f"/name: expected {name!r}, found {data.get('name')!r}", "/name")
+    config = data.get("configuration")
+    if config is None and "configuration" not in data:
+        if required:
+            # The core's own error for the entry (`invalid_metadata` at `/configuration`).
+            _raise_first(_core.validate(json.dumps({"name": name}), None)[0])
+            raise InvalidMetadataError(
+                f"/configuration: {name} needs a configuration", "/configuration"
+            )
+        return None
+    if not isinstance(config, Mapping):
+        raise InvalidMetadataError(
+            f"/configuration: must be a JSON object, found {type(config).__name__}",
+            "/configuration",
+        )
+    return dict(config)
 
 
 def _dtype_name(zdtype: ZDType[Any, Any]) -> str:
@@ -311,14 +370,13 @@ class CoreCodec(ArrayArrayCodec):
     configuration: dict[str, Any]
 
     def __init__(self, configuration: Mapping[str, Any] | None = None, /) -> None:
-        config = to_json_value(dict(configuration or {}))
+        config = to_json_value(dict(configuration or {}), "/configuration")
         object.__setattr__(self, "configuration", config)
         # Configuration errors now rather than at the first chunk (the data type is not known
-        # yet: validate() checks the rest).
+        # yet: validate() checks the rest), the core's first one as it reports it (field and
+        # message; `unsupported_data_type` needs the array's type, which comes later).
         errors, _, _ = _core.validate(self._json, None)
-        real = [e for e in errors if e[1] != "unsupported_data_type"]
-        if real:
-            _core.Bound(self._json, "float64", None)  # raises the first error with its class
+        _raise_first([e for e in errors if e[1] != "unsupported_data_type"])
 
     @functools.cached_property
     def _json(self) -> str:
@@ -338,9 +396,7 @@ class CoreCodec(ArrayArrayCodec):
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Self:
-        _, config = parse_named_configuration(
-            data, cls.codec_name, require_configuration=not cls.configuration_optional
-        )
+        config = _named_configuration(data, cls.codec_name, not cls.configuration_optional)
         return cls._from_configuration(config or {})
 
     def to_dict(self) -> dict[str, Any]:

@@ -563,8 +563,14 @@ impl FixedScaleOffset {
                     ));
                         None
                     }
+                    // No data type known yet (a codec checked on its own): the array's type
+                    // will be the dtype, so nothing is wrong yet.
                     None => {
-                        report.error(Error::metadata(cfg_ptr, "missing \"dtype\""));
+                        report.warn(
+                            &dtype_ptr,
+                            "lenient_form",
+                            "dtype is missing; it is read as the array data type, as zarr-python does".to_string(),
+                        );
                         None
                     }
                 }
