@@ -19,7 +19,8 @@
 //! Every codec is the one generic [`ScaleOffsetCodec`]: it hands its metadata to the core's
 //! [`zarr_scale_offset::Bound::from_fill_element`] once per (data type, fill value) and keeps
 //! the bound codec, so a codec the core learns needs no code here, only a name in
-//! [`CODEC_NAMES`].
+//! [`CODEC_NAMES`]. The codecs are elementwise: zarrs reads part of a chunk through them by
+//! asking for and decoding only those elements (partial decoding).
 //!
 //! ```
 //! use zarrs_scale_offset::ScaleOffsetCodec;
@@ -44,13 +45,14 @@ use std::num::NonZeroU64;
 use std::sync::{Arc, PoisonError, RwLock};
 
 use zarr_scale_offset::{Bound, DataType as CoreType, Error as CoreError};
-use zarrs::array::{DataType, FillValue};
+use zarrs::array::{DataType, FillValue, Indexer};
 use zarrs::metadata::v3::MetadataV3;
 use zarrs::metadata::Configuration;
+use zarrs::storage::StorageError;
 use zarrs_codec::{
-    ArrayBytes, ArrayCodecTraits, ArrayToArrayCodecTraits, Codec, CodecError, CodecMetadataOptions,
-    CodecOptions, CodecPluginV3, CodecTraits, CodecTraitsV3, PartialDecoderCapability,
-    PartialEncoderCapability, RecommendedConcurrency,
+    ArrayBytes, ArrayCodecTraits, ArrayPartialDecoderTraits, ArrayToArrayCodecTraits, Codec,
+    CodecError, CodecMetadataOptions, CodecOptions, CodecPluginV3, CodecTraits, CodecTraitsV3,
+    PartialDecoderCapability, PartialEncoderCapability, RecommendedConcurrency,
 };
 use zarrs_plugin::{ExtensionName, PluginCreateError, ZarrVersion};
 
@@ -172,21 +174,18 @@ impl ScaleOffsetCodec {
         CodecError::Other(format!("{}: {e}", self.name))
     }
 
-    /// Runs one direction (`f`) over a whole chunk of `shape`: `bytes` holds elements of
-    /// `from`, the result elements of `to`.
+    /// Runs one direction (`f`) over `n` elements: `bytes` holds elements of `from`, the result
+    /// elements of `to`. The output buffer is allocated fallibly: `bytes` already holds the `n`
+    /// input elements, and an output zarrs cannot have is an error, not an abort.
     fn run<'a>(
         &self,
         bytes: ArrayBytes<'a>,
-        shape: &[NonZeroU64],
+        n: u64,
         from: &DataType,
         to: CoreType,
         f: impl FnOnce(&[u8], &mut [u8]) -> zarr_scale_offset::Result<()>,
     ) -> Result<ArrayBytes<'a>, CodecError> {
         let too_large = || CodecError::Other(format!("{}: the chunk is too large", self.name));
-        let n = shape
-            .iter()
-            .try_fold(1u64, |n, d| n.checked_mul(d.get()))
-            .ok_or_else(too_large)?;
         bytes.validate(n, from)?;
         let input = bytes.into_fixed()?;
         let from_size = core_type(from)?.size();
@@ -195,9 +194,82 @@ impl ScaleOffsetCodec {
             .ok()
             .and_then(|n| n.checked_mul(to.size()))
             .ok_or_else(too_large)?;
-        let mut out = vec![0u8; len];
+        let mut out = Vec::new();
+        out.try_reserve_exact(len).map_err(|_| {
+            CodecError::Other(format!(
+                "{}: the output ({len} bytes) cannot be allocated",
+                self.name
+            ))
+        })?;
+        out.resize(len, 0u8);
         f(&input, &mut out).map_err(|e| self.error(e))?;
         Ok(ArrayBytes::from(le_to_ne(out, to.size())))
+    }
+
+    /// The number of elements of a chunk of `shape`.
+    fn elements(&self, shape: &[NonZeroU64]) -> Result<u64, CodecError> {
+        shape
+            .iter()
+            .try_fold(1u64, |n, d| n.checked_mul(d.get()))
+            .ok_or_else(|| CodecError::Other(format!("{}: the chunk is too large", self.name)))
+    }
+
+    /// Decodes `n` elements of `b`'s encoded data type (a whole chunk or any subset of one: the
+    /// codecs are elementwise). Only the low bits of a stored sub-byte element count
+    /// ([`stored_sub_byte`]).
+    fn decode_elements<'a>(
+        &self,
+        b: &Bound,
+        bytes: ArrayBytes<'a>,
+        n: u64,
+    ) -> Result<ArrayBytes<'a>, CodecError> {
+        let t = b.encoded_data_type();
+        self.run(bytes, n, &zarrs_type(t)?, b.decoded_data_type(), |i, o| {
+            b.decode_into(&stored_sub_byte(t, i), o)
+        })
+    }
+}
+
+/// The partial decoder of a [`ScaleOffsetCodec`]: the codecs are elementwise, so the elements of
+/// any subset (any zarrs [`Indexer`]) are the decoded elements of the same subset of the encoded
+/// chunk. It asks the partial decoder before it (the next codec towards storage) for exactly that
+/// subset and decodes those elements with the bound core codec, so a read allocates what it asks
+/// for and never the whole chunk (issue 29: 4 elements of a missing chunk of 2^34 float32
+/// elements used to decode all 64 GiB of its fill value). A chunk that is not stored reads as the
+/// decoded encoded fill value, as through `decode`.
+struct ScaleOffsetPartialDecoder {
+    input: Arc<dyn ArrayPartialDecoderTraits>,
+    codec: Arc<ScaleOffsetCodec>,
+    /// Bound to the chunk's decoded data type and fill value.
+    bound: Arc<Bound>,
+    data_type: DataType,
+}
+
+impl ArrayPartialDecoderTraits for ScaleOffsetPartialDecoder {
+    fn data_type(&self) -> &DataType {
+        &self.data_type
+    }
+
+    fn exists(&self) -> Result<bool, StorageError> {
+        self.input.exists()
+    }
+
+    fn size_held(&self) -> usize {
+        self.input.size_held()
+    }
+
+    fn partial_decode(
+        &self,
+        indexer: &dyn Indexer,
+        options: &CodecOptions,
+    ) -> Result<ArrayBytes<'_>, CodecError> {
+        let encoded = self.input.partial_decode(indexer, options)?;
+        self.codec
+            .decode_elements(&self.bound, encoded, indexer.len())
+    }
+
+    fn supports_partial_decode(&self) -> bool {
+        self.input.supports_partial_decode()
     }
 }
 
@@ -295,10 +367,12 @@ impl CodecTraits for ScaleOffsetCodec {
         self.configuration.clone()
     }
 
+    /// Elementwise codecs: a subset decodes from the same subset of the encoded chunk
+    /// ([`ScaleOffsetCodec`]'s partial decoder), so zarrs puts no whole-chunk cache after them.
     fn partial_decoder_capability(&self) -> PartialDecoderCapability {
         PartialDecoderCapability {
-            partial_read: false,
-            partial_decode: false,
+            partial_read: true,
+            partial_decode: true,
         }
     }
 
@@ -368,7 +442,8 @@ impl ArrayToArrayCodecTraits for ScaleOffsetCodec {
         _options: &CodecOptions,
     ) -> Result<ArrayBytes<'a>, CodecError> {
         let b = self.bound(data_type, Some(fill_value))?;
-        self.run(bytes, shape, data_type, b.encoded_data_type(), |i, o| {
+        let n = self.elements(shape)?;
+        self.run(bytes, n, data_type, b.encoded_data_type(), |i, o| {
             b.encode_into(i, o)
         })
     }
@@ -382,14 +457,28 @@ impl ArrayToArrayCodecTraits for ScaleOffsetCodec {
         _options: &CodecOptions,
     ) -> Result<ArrayBytes<'a>, CodecError> {
         let b = self.bound(data_type, Some(fill_value))?;
-        let t = b.encoded_data_type();
-        self.run(
-            bytes,
-            shape,
-            &zarrs_type(t)?,
-            b.decoded_data_type(),
-            |i, o| b.decode_into(&stored_sub_byte(t, i), o),
-        )
+        self.decode_elements(&b, bytes, self.elements(shape)?)
+    }
+
+    /// A `ScaleOffsetPartialDecoder`: a subset is decoded from the same subset of the input.
+    /// (zarrs' asynchronous API, not enabled by this crate, keeps zarrs_codec's default
+    /// array-to-array partial decoder, which with `partial_decode: true` does the same through
+    /// `decode`.)
+    fn partial_decoder(
+        self: Arc<Self>,
+        input_handle: Arc<dyn ArrayPartialDecoderTraits>,
+        _shape: &[NonZeroU64],
+        data_type: &DataType,
+        fill_value: &FillValue,
+        _options: &CodecOptions,
+    ) -> Result<Arc<dyn ArrayPartialDecoderTraits>, CodecError> {
+        let bound = self.bound(data_type, Some(fill_value))?;
+        Ok(Arc::new(ScaleOffsetPartialDecoder {
+            input: input_handle,
+            codec: self,
+            bound,
+            data_type: data_type.clone(),
+        }))
     }
 }
 
