@@ -32,6 +32,11 @@
 //! float64, and a list `scale_factor` alone, which xarray decodes to `object`, is an error).
 //! NaN and infinite `scale_factor`/`add_offset` are errors.
 //!
+//! Refused: a fill value with a decoded type that cannot hold every packed value exactly (an
+//! `np.float16` `scale_factor` alone on int16 data): xarray compares after the conversion, so
+//! it masks the codes that become equal to the fill value, or none at all where the fill value
+//! is not exact in that type (int16 25118 in float16), which no codec reproduces.
+//!
 //! Known differences: xarray compares fill values after the cast to the decoded float type, so
 //! for int64/uint64 data beyond 2^53 neighbouring codes can also match; here exactly the fill
 //! code maps to NaN.
@@ -282,6 +287,22 @@ fn choose_dtype(packed: DataType, sf: Option<&Attr>, ao: Option<&Attr>) -> Resul
     }
 }
 
+/// Whether every value of `packed` is exactly a value of `t`, as xarray's masking needs (it
+/// compares the values converted to `t` with the fill value). int64/uint64 in float64 count as
+/// exact: the known difference of the module docs.
+fn holds_every_value(t: DataType, packed: DataType) -> bool {
+    match (packed.kind(), t.kind()) {
+        _ if t == packed => true,
+        (Kind::Int(i), Kind::Float(f)) => {
+            let value_bits = if i.signed { i.bits - 1 } else { i.bits };
+            value_bits <= f.man_bits + 1 || t == DataType::Float64
+        }
+        (Kind::Float(p), Kind::Float(f)) => f.man_bits >= p.man_bits && f.exp_bits >= p.exp_bits,
+        // Integer decoded types cannot hold the NaN of a fill value: refused below.
+        (_, Kind::Int(_)) => true,
+    }
+}
+
 /// NumPy/xarray's `maybe_promote`: the type that holds a missing value of `packed` data.
 fn promote(packed: DataType) -> DataType {
     match packed.kind() {
@@ -358,11 +379,24 @@ pub fn from_cf(attrs: &Json, packed: DataType, attribute_dtype: Option<DataType>
             Err(_) => Json::Number(text),
         }
     };
+    // xarray's cast is NumPy's `astype`: to a float type rounds to nearest even; from a float
+    // packed type to an integer decoded one (an integer `scale_factor` alone) truncates.
+    let rounding = if packed.float().is_some() && t.int().is_some() {
+        "towards-zero"
+    } else {
+        "nearest-even"
+    };
     let mut cv = vec![
         ("data_type".to_string(), Json::String(packed.name().into())),
-        ("rounding".to_string(), Json::String("nearest-even".into())),
+        ("rounding".to_string(), Json::String(rounding.into())),
     ];
     if let Some(&first_fill) = fills.codes.first() {
+        if !holds_every_value(t, packed) {
+            return Err(Error::metadata(
+                "/_FillValue",
+                format!("the decoded type {t} cannot hold every {packed} value exactly, and xarray masks after converting to it (the codes that become equal to the fill value, or none where the fill value itself is not exact): no codec reproduces that; give scale_factor/add_offset a wider float type"),
+            ));
+        }
         if t.float().is_none() {
             return Err(Error::metadata(
                 "/_FillValue",

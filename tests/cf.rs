@@ -541,3 +541,49 @@ fn nan_and_infinite_scale_or_offset_are_refused() {
         assert!(e.to_string().contains("finite number"), "{attrs}: {e}");
     }
 }
+
+#[test]
+fn float_packed_to_integer_decoded_truncates_as_astype() {
+    // xarray 2026.9.0: float32 [1.0, 0.25, -3.5] with a Python int scale_factor 2 decodes to
+    // int64 [2, 0, -6]: `astype(int64)` truncates (-3.5 -> -3), then times 2. (Found by the
+    // Python property test: nearest-even gave -8.)
+    let cf = from_cf(r#"{"scale_factor":2}"#, "float32", None).unwrap();
+    assert!(cf.contains(r#""rounding":"towards-zero""#), "{cf}");
+    let stored: Vec<u8> = [1.0f32, 0.25, -3.5]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    let got = decode_cf_chunk(&cf, 3, &stored).unwrap();
+    let want: Vec<u8> = [2i64, 0, -6].iter().flat_map(|x| x.to_le_bytes()).collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn a_fill_value_with_a_decoded_type_too_narrow_for_the_codes_is_refused() {
+    // xarray 2026.9.0, int16 [-14852, 2859, 25118, 1], np.float16 scale_factor 65500 alone,
+    // _FillValue np.int16(25118): decodes to float16 and compares after the conversion; 25118
+    // is 25120 in float16, so nothing is masked ([-inf, inf, inf, 6.55e4]). No codec does that.
+    let e = from_cf(
+        r#"{"scale_factor":{"value":65500,"dtype":"float16"},"_FillValue":25118}"#,
+        "int16",
+        None,
+    )
+    .unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidMetadata);
+    assert_eq!(e.path.as_deref(), Some("/_FillValue"));
+    // int8 codes are exact in bfloat16 and float16: fine.
+    assert!(from_cf(
+        r#"{"scale_factor":{"value":3,"dtype":"bfloat16"},"_FillValue":48}"#,
+        "int8",
+        None
+    )
+    .is_ok());
+    // Without a fill value there is nothing to compare: float16 as xarray.
+    assert!(from_cf(
+        r#"{"scale_factor":{"value":0.5,"dtype":"float16"}}"#,
+        "int16",
+        None
+    )
+    .unwrap()
+    .contains(r#""data_type":"float16""#));
+}

@@ -78,7 +78,8 @@ def _attr_json(key: str, v: Any) -> Any:
     if key in ("scale_factor", "add_offset"):
         if isinstance(v, np.ndarray | list | tuple):
             return to_json_value(np.asarray(v).reshape(-1).tolist(), path)
-        if isinstance(v, np.number):
+        if isinstance(v, np.generic) and not isinstance(v, np.bool_):
+            # (NumPy's and ml_dtypes' scalars: bfloat16 has a dtype but is no np.number)
             value = v.item()
             if not isinstance(value, int | float):
                 value = float(v)  # (longdouble) the core refuses its dtype by name
@@ -131,9 +132,10 @@ def _decoded(name: Any, v: Any) -> Any:
         return v
     import xarray as xr
 
+    # (A shallow copy: xarray's coders pop attributes from the variable they are given.)
     return xr.conventions.decode_cf_variable(
         name,
-        v,
+        v.copy(deep=False),
         concat_characters=False,
         mask_and_scale=True,
         decode_times=False,

@@ -105,11 +105,10 @@ def _named_configuration(data: Any, name: str, required: bool) -> dict[str, Any]
     config = data.get("configuration")
     if config is None and "configuration" not in data:
         if required:
-            # The core's own error for the entry (`invalid_metadata` at `/configuration`).
-            _raise_first(_core.validate(json.dumps({"name": name}), None)[0])
-            raise InvalidMetadataError(
-                f"/configuration: {name} needs a configuration", "/configuration"
-            )
+            # The core's own message for the entry, at `/configuration`.
+            rows = _core.validate(json.dumps({"name": name}), None)[0]
+            message = rows[0][2] if rows else f"{name} needs a configuration"
+            raise InvalidMetadataError(f"/configuration: {message}", "/configuration")
         return None
     if not isinstance(config, Mapping):
         raise InvalidMetadataError(
