@@ -102,19 +102,13 @@ fn attr(attrs: &Fields, key: &str, default_ty: Option<DataType>) -> Result<Optio
             Some(Json::Number(t)) => (t.clone(), AttrType::Object),
             _ => return Err(Error::metadata(&p, "must be a number")),
         },
-        // NaN and the infinities (the Zarr strings): xarray would multiply or add them into
-        // every value; refused rather than followed.
-        Json::String(s) if ["NaN", "Infinity", "-Infinity"].contains(&s.as_str()) => {
-            return Err(Error::metadata(
-                &p,
-                format!("must be a finite number, found {s} (it would make every value NaN or infinite)"),
-            ))
-        }
         _ => {
             return Err(Error::metadata(
                 &p,
-                format!("must be a number, found {}", v.kind_name()),
-            ))
+                // (NaN and the infinities, the Zarr strings, among them: refused, not multiplied
+                // into every value.)
+                format!("must be a finite number, found {}", v.kind_name()),
+            ));
         }
     };
     Ok(Some(Attr { text: num, ty }))
@@ -200,7 +194,7 @@ fn fill_values(
                 Err(_) if packed.int().is_some() && matches!(x, Json::Number(_)) => {
                     warnings.push((
                         ip,
-                        "no stored integer equals this fill value: it masks nothing (xarray compares and finds none)",
+                        "no stored integer equals it: it masks nothing, as in xarray",
                     ));
                     continue;
                 }
@@ -214,10 +208,7 @@ fn fill_values(
             f.masked = true;
             f.present = true;
         } else if original.int().is_some() {
-            warnings.push((
-                p,
-                "a NaN fill value on integer data (which cannot hold NaN) is ignored, as xarray ignores it",
-            ));
+            warnings.push((p, "NaN on integer data: ignored, as in xarray"));
         } else {
             f.present = true;
         }
@@ -234,20 +225,14 @@ fn unsigned(attrs: &Fields, packed: DataType, warnings: &mut Vec<Warn>) -> Resul
     };
     let p = attrs.at("_Unsigned");
     let Some(i) = packed.int() else {
-        warnings.push((
-            p,
-            "_Unsigned on data of a non-integer type is ignored, as xarray ignores it",
-        ));
+        warnings.push((p, "_Unsigned on non-integer data: ignored, as in xarray"));
         return Ok(packed);
     };
     let want_unsigned = match v {
         Json::String(s) if s == "true" => true,
         Json::String(s) if s == "false" => false,
         _ => {
-            warnings.push((
-                p,
-                "_Unsigned is ignored: xarray acts on the strings \"true\" and \"false\" only",
-            ));
+            warnings.push((p, "ignored: xarray acts on \"true\" and \"false\" only"));
             return Ok(packed);
         }
     };
@@ -278,9 +263,7 @@ fn choose_dtype(packed: DataType, sf: Option<&Attr>, ao: Option<&Attr>) -> Resul
             AttrType::Typed(t) => Ok(t),
             AttrType::Object => Err(Error::metadata(
                 "/scale_factor",
-                "a list or array scale_factor without add_offset makes xarray decode to dtype \
-                 object (NumPy's type of a list or array): give a number, or a NumPy scalar \
-                 of the type to decode to",
+                "alone as a list: dtype object in xarray",
             )),
         },
         _ => Ok(DataType::Float64),
@@ -288,19 +271,13 @@ fn choose_dtype(packed: DataType, sf: Option<&Attr>, ao: Option<&Attr>) -> Resul
 }
 
 /// Whether every value of `packed` is exactly a value of `t`, as xarray's masking needs (it
-/// compares the values converted to `t` with the fill value). int64/uint64 in float64 count as
-/// exact: the known difference of the module docs.
+/// compares the values converted to `t` with the fill value): a wider type holds every value of
+/// a narrower one (float8_e8m0fnu's exponents excepted, refused), and float64 counts as holding
+/// int64/uint64 (the known difference of the module docs).
 fn holds_every_value(t: DataType, packed: DataType) -> bool {
-    match (packed.kind(), t.kind()) {
-        _ if t == packed => true,
-        (Kind::Int(i), Kind::Float(f)) => {
-            let value_bits = if i.signed { i.bits - 1 } else { i.bits };
-            value_bits <= f.man_bits + 1 || t == DataType::Float64
-        }
-        (Kind::Float(p), Kind::Float(f)) => f.man_bits >= p.man_bits && f.exp_bits >= p.exp_bits,
-        // Integer decoded types cannot hold the NaN of a fill value: refused below.
-        (_, Kind::Int(_)) => true,
-    }
+    t == packed
+        || t == DataType::Float64
+        || (t.size() > packed.size() && packed != DataType::Float8E8M0FNU)
 }
 
 /// NumPy/xarray's `maybe_promote`: the type that holds a missing value of `packed` data.
@@ -391,16 +368,10 @@ pub fn from_cf(attrs: &Json, packed: DataType, attribute_dtype: Option<DataType>
         ("rounding".to_string(), Json::String(rounding.into())),
     ];
     if let Some(&first_fill) = fills.codes.first() {
-        if !holds_every_value(t, packed) {
+        if t.float().is_none() || !holds_every_value(t, packed) {
             return Err(Error::metadata(
                 "/_FillValue",
-                format!("the decoded type {t} cannot hold every {packed} value exactly, and xarray masks after converting to it (the codes that become equal to the fill value, or none where the fill value itself is not exact): no codec reproduces that; give scale_factor/add_offset a wider float type"),
-            ));
-        }
-        if t.float().is_none() {
-            return Err(Error::metadata(
-                "/_FillValue",
-                format!("the decoded type is {t} (an integer scale_factor), which cannot hold NaN for the fill value"),
+                format!("the decoded type {t} cannot hold NaN, or every {packed} value for xarray's masking"),
             ));
         }
         let nan = || Json::String("NaN".into());
@@ -483,12 +454,6 @@ fn check_usable(data_type: DataType, fill: &Json, codecs: &Json) -> Result<()> {
             Some(p) if p.ends_with("/offset") => "/add_offset",
             _ => "",
         };
-        Error::metadata(
-            attr,
-            format!(
-                "these CF attributes give metadata that cannot be used: {}",
-                e.detail()
-            ),
-        )
+        Error::metadata(attr, format!("unusable metadata: {}", e.detail()))
     })
 }

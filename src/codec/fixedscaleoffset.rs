@@ -546,10 +546,10 @@ impl FixedScaleOffset {
                 match received {
                     Some(r) if parse_numpy_dtype(r.name()).is_some() => {
                         report.warn(
-                        &dtype_ptr,
-                        "lenient_form",
-                        format!("dtype is missing; read as the array data type, as zarr-python does; write \"dtype\": \"{r}\""),
-                    );
+                            &dtype_ptr,
+                            "lenient_form",
+                            format!("dtype is missing; read as the array data type, as zarr-python does; write \"dtype\": \"{r}\""),
+                        );
                         Some(NumpyDtype {
                             data_type: r,
                             big_endian: None,
@@ -565,14 +565,7 @@ impl FixedScaleOffset {
                     }
                     // No data type known yet (a codec checked on its own): the array's type
                     // will be the dtype, so nothing is wrong yet.
-                    None => {
-                        report.warn(
-                            &dtype_ptr,
-                            "lenient_form",
-                            "dtype is missing; it is read as the array data type, as zarr-python does".to_string(),
-                        );
-                        None
-                    }
+                    None => None,
                 }
             }
         };

@@ -392,7 +392,7 @@ impl Parser<'_> {
                 return Err(Error::new(
                     ErrorCode::InvalidMetadata,
                     format!(
-                        "the document holds more than {MAX_VALUES} JSON values (at byte {}), the most this reader builds (the members it ignores, such as \"attributes\", do not count)",
+                        "the document holds more than {MAX_VALUES} JSON values (at byte {}), the most this reader builds (ignored members such as \"attributes\" do not count)",
                         self.pos
                     ),
                 ));
