@@ -1,7 +1,9 @@
 """Type stubs of the native module (python/src/lib.rs). Buffers are C-contiguous uint8 numpy
 arrays in the core's in-memory layout (little-endian elements; int2/int4 sign-extended, the
 other narrow types zero-extended, one byte per element); errors are the classes of
-``zarr_scale_offset.errors`` (ValueError subclasses with ``.code``)."""
+``zarr_scale_offset.errors`` (ValueError subclasses with ``.code``). Any other buffer, or a
+read-only ``out``, is ``invalid_data``; an ``out`` that overlaps ``data`` is written after
+``data`` is read (in place)."""
 
 import numpy as np
 import numpy.typing as npt
