@@ -12,6 +12,13 @@
 //!    back with serde_json (the shortest text of that `f64`, above the tie) and the core rounds
 //!    that text up.
 //!
+//! Two more, found by `tests/property.rs` (loud ones: zarrs refuses the document):
+//!
+//! 3. The JSON integer `-0` as the fill value of an integer array: the core reads 0; serde_json
+//!    reads `-0` as the float -0.0, which zarrs refuses as an integer fill value.
+//! 4. A number beyond `f64` (`1e309`): the core rounds it to +Infinity for a float type;
+//!    serde_json refuses the number, so zarrs cannot read the document at all.
+//!
 //! Expected values are worked out by hand in the comments (bit patterns), not computed by the
 //! code under test.
 #![allow(clippy::restriction)]
@@ -25,16 +32,22 @@ use zarrs::storage::store::MemoryStore;
 use zarrs::storage::{StoreKey, WritableStorageTraits};
 use zarrs_scale_offset::ScaleOffsetCodec;
 
-/// A zarr.json of a float32 array of shape [2] in one chunk: `configuration` (JSON text, written
-/// as is, duplicate keys and all) of a `scale_offset` codec, then `bytes` (little-endian).
-fn float32_document(configuration: &str) -> String {
+/// A zarr.json of an array of `data_type` and shape [2] in one chunk with `fill` (JSON text):
+/// `configuration` (JSON text, written as is, duplicate keys and all) of a `scale_offset` codec,
+/// then `bytes` (little-endian).
+fn document(data_type: &str, fill: &str, configuration: &str) -> String {
     format!(
-        r#"{{"zarr_format": 3, "node_type": "array", "shape": [2], "data_type": "float32",
+        r#"{{"zarr_format": 3, "node_type": "array", "shape": [2], "data_type": "{data_type}",
         "chunk_grid": {{"name": "regular", "configuration": {{"chunk_shape": [2]}}}},
-        "chunk_key_encoding": {{"name": "default"}}, "fill_value": 0,
+        "chunk_key_encoding": {{"name": "default"}}, "fill_value": {fill},
         "codecs": [{{"name": "scale_offset", "configuration": {configuration}}},
                    {{"name": "bytes", "configuration": {{"endian": "little"}}}}]}}"#
     )
+}
+
+/// A float32 document with fill value 0.
+fn float32_document(configuration: &str) -> String {
+    document("float32", "0", configuration)
 }
 
 /// The stored chunk of two float32 values (little-endian).
@@ -80,11 +93,7 @@ fn duplicate_keys_refused_by_the_core_last_copy_wins_in_zarrs() {
     // The core: invalid_metadata at the duplicate, saying why no copy is picked.
     let e = zarr_scale_offset::decode_chunk(&text, &chunk).unwrap_err();
     assert_eq!(e.code.as_str(), "invalid_metadata", "{e}");
-    assert!(
-        e.message.contains("JSON readers disagree"),
-        "{}",
-        e.message
-    );
+    assert!(e.message.contains("JSON readers disagree"), "{}", e.message);
     let report = zarr_scale_offset::validate(&text, None);
     let found: Vec<(&str, &str)> = report
         .errors
@@ -135,4 +144,55 @@ fn a_float32_tie_decimal_rounds_to_even_in_the_core_and_up_through_zarrs() {
     // 2.0 (0x40000000).
     let decoded = zarrs_decode(&text, chunk);
     assert_eq!(bits(&decoded), [0x3f80_0001, 0x4000_0000]);
+}
+
+/// `"fill_value": -0` on a uint8 array (`scale_offset` with scale 1): the core reads the JSON
+/// integer -0 as 0 and decodes; zarrs refuses the array at open, because serde_json reads `-0` as
+/// the float -0.0.
+#[test]
+fn the_integer_minus_zero_fill_is_read_by_the_core_and_refused_by_zarrs() {
+    let text = document("uint8", "-0", r#"{"scale": 1}"#);
+    // Stored [7, 200]; x / 1 + 0 = [7, 200].
+    assert_eq!(
+        zarr_scale_offset::decode_chunk(&text, &[7, 200]).unwrap(),
+        [7, 200]
+    );
+    assert!(zarr_scale_offset::metadata_warnings(&text)
+        .unwrap()
+        .is_empty());
+
+    let fill: serde_json::Value = serde_json::from_str("-0").unwrap();
+    assert_eq!(fill.as_f64().map(f64::to_bits), Some((-0.0f64).to_bits()));
+    assert!(fill.as_i64().is_none() && fill.as_u64().is_none());
+    let metadata: ArrayMetadata = serde_json::from_str(&text).unwrap();
+    let e = Array::new_with_metadata(Arc::new(MemoryStore::new()), "/", metadata)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("invalid fill value") && e.contains("uint8"),
+        "{e}"
+    );
+}
+
+/// `"offset": 1e309` on a float64 array: the core rounds 1e309 to +Infinity (above the largest
+/// float64) and decodes 0 / 1 + inf = +inf; serde_json refuses the number, so zarrs cannot parse
+/// the document.
+#[test]
+fn a_number_beyond_f64_is_infinity_in_the_core_and_unreadable_for_zarrs() {
+    let text = document("float64", "0", r#"{"scale": 1, "offset": 1e309}"#);
+    // Stored [0.0, -2.0]: both decode to +inf (0x7ff0000000000000).
+    let stored: Vec<u8> = [0.0f64, -2.0]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    let decoded = zarr_scale_offset::decode_chunk(&text, &stored).unwrap();
+    let decoded: Vec<u64> = decoded
+        .chunks_exact(8)
+        .map(|b| u64::from_le_bytes(b.try_into().unwrap()))
+        .collect();
+    assert_eq!(decoded, [0x7ff0_0000_0000_0000; 2]);
+
+    let e = serde_json::from_str::<ArrayMetadata>(&text).unwrap_err();
+    assert!(e.to_string().contains("number out of range"), "{e}");
 }
