@@ -42,12 +42,12 @@
 //!   out too: `1e309`, which serde_json refuses and the core reads as +Infinity for a float type
 //!   (`tests/json_readers.rs`), and `1e-400`, which serde_json reads as 0.0, so zarrs decodes an
 //!   integer array with offset 0 where the core refuses the non-integer
-//!   (`a_number_below_f64_is_refused_through_zarrs_too`, ignored: a silent difference);
+//!   (`a_number_below_f64_reaches_the_plugin_as_zero_through_zarrs`, a pinned silent difference);
 //! - the JSON integer `-0` as an integer array's fill value: zarrs refuses it (serde_json reads a
 //!   float -0.0), the core reads 0 (`tests/json_readers.rs`);
 //! - float8/6/4 fill values the core refuses and zarrs reads as another value (its
 //!   `float8`/`microfloat` features; README "zarrs"): see `fill_text` and
-//!   `zarrs_reads_float8_6_4_fill_values_the_core_refuses` (ignored: a silent difference).
+//!   `zarrs_reads_float8_6_4_fill_values_the_core_refuses` (a pinned silent difference).
 #![allow(clippy::restriction)]
 
 use std::fmt::Write as _;
@@ -864,16 +864,17 @@ fn zarrs_and_the_core_agree_on_random_documents_and_chunks() {
 
 /// Silent differences the property test found, left out of it by construction (module docs), out
 /// of the plugin's reach: it gets zarrs' already parsed configuration (`f64` numbers) and fill
-/// value (bytes), not the text. Each test asserts what agreement would be and is ignored because
-/// zarrs 0.23.14 differs (the comments say how).
+/// value (bytes), not the text. Each test pins what zarrs 0.23.14 does (and what the core does with
+/// the text), so it fails when either changes.
 ///
 /// `"offset": 1e-400` on an int8 array: not an integer, so the core refuses the document
 /// (`invalid_metadata`). serde_json reads 1e-400 as 0.0 (below the smallest `f64`), the plugin
 /// hands the core `0.0` (an integral number: the lenient integer 0), and zarrs decodes with
 /// offset 0: stored [3, -5] (0x03, 0xfb) reads as [3, -5].
+/// Pinned as zarrs 0.23.14 behaves (a documented difference, README "## zarrs"): fails when
+/// zarrs starts refusing the document.
 #[test]
-#[ignore = "zarrs 0.23.14 differs: serde_json reads 1e-400 as 0.0, so zarrs decodes what the core refuses"]
-fn a_number_below_f64_is_refused_through_zarrs_too() {
+fn a_number_below_f64_reaches_the_plugin_as_zero_through_zarrs() {
     let text = r#"{"zarr_format": 3, "node_type": "array", "shape": [2], "data_type": "int8",
         "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [2]}},
         "chunk_key_encoding": {"name": "default"}, "fill_value": 0,
@@ -889,13 +890,8 @@ fn a_number_below_f64_is_refused_through_zarrs_too() {
         .set(&StoreKey::new("c/0").unwrap(), vec![0x03, 0xfb].into())
         .unwrap();
     let got = array.retrieve_array_subset::<ArrayBytes<'static>>(&array.subset_all());
-    match got {
-        Err(e) => assert!(e.to_string().contains("invalid_metadata"), "{e}"),
-        Ok(b) => panic!(
-            "zarrs decodes what the core refuses: {}",
-            hex(&b.into_fixed().unwrap())
-        ),
-    }
+    // zarrs decodes with offset 0: the stored values unchanged.
+    assert_eq!(*got.unwrap().into_fixed().unwrap(), [0x03, 0xfb]);
 }
 
 /// Fill values of float8/6/4 arrays that the core refuses (`invalid_metadata`) and zarrs (its
@@ -904,8 +900,8 @@ fn a_number_below_f64_is_refused_through_zarrs_too() {
 /// (`"0x3ff0000000000000"` = 1.0 -> float8_e4m3 0x38: exponent 7 = bias, mantissa 0); a number
 /// below the range of float8_e8m0fnu (-1 -> 0xff, its NaN); a number above the largest float4
 /// (12 -> 0x07 = 6.0, saturated); a float4 code with bits above its 4 (`"0x12"` kept as 0x12).
+/// Pinned as zarrs 0.23.14 behaves (docs/UPSTREAM.md, 7): fails when zarrs refuses them.
 #[test]
-#[ignore = "zarrs 0.23.14 differs: it reads float8/6/4 fill values the core refuses"]
 fn zarrs_reads_float8_6_4_fill_values_the_core_refuses() {
     let mut opened = vec![];
     for (dt, fill) in [
@@ -930,5 +926,13 @@ fn zarrs_reads_float8_6_4_fill_values_the_core_refuses() {
             ));
         }
     }
-    assert!(opened.is_empty(), "zarrs opens: {opened:#?}");
+    assert_eq!(
+        opened,
+        [
+            r#"float8_e4m3 fill "0x3ff0000000000000" -> 38"#,
+            "float8_e8m0fnu fill -1 -> ff",
+            "float4_e2m1fn fill 12 -> 07",
+            r#"float4_e2m1fn fill "0x12" -> 12"#,
+        ]
+    );
 }
