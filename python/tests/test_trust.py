@@ -360,3 +360,30 @@ def test_a_subset_of_a_huge_missing_chunk_allocates_only_the_subset():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout.split("\n")[:3] == ["[3.0, 3.0, 3.0, 3.0] [3.0, 3.0]"] * 3, r.stdout
+
+
+def test_from_cf_takes_a_whole_attribute_mapping_and_hands_back_the_rest():
+    # Issue 30 (2): h5py / netCDF4 / VirtualiZarr give every attribute; the non-CF ones come back,
+    # as a Zarr attribute holds them (bytes as text, NumPy values as Python ones).
+    ref = object()
+    c = zso.from_cf(
+        {
+            "scale_factor": F32(0.5),
+            "_Unsigned": b"true",
+            "units": b"K",
+            "long_name": np.bytes_(b"temp"),
+            "valid_range": np.array([0, 100], np.int8),
+            "count": np.int16(3),
+            "ref": ref,
+        },
+        "int8",
+    )
+    assert c.data_type == "float32"
+    assert c.attributes == {
+        "units": "K",
+        "long_name": "temp",
+        "valid_range": [0, 100],
+        "count": 3,
+        "ref": ref,
+    }
+    assert type(c.attributes["count"]) is int

@@ -46,6 +46,9 @@ class CFCodecs:
     codecs_json: list[dict[str, Any]] = field(repr=False)
     #: ``{"pointer", "message"}`` for what was ignored as xarray ignores it.
     warnings: list[dict[str, Any]] = field(default_factory=list)
+    #: The attributes that are not CF packing (``units``, ``long_name``, ...): the ones to keep
+    #: beside the codecs, with bytes as text and NumPy values as Python ones.
+    attributes: dict[str, Any] = field(default_factory=dict)
 
     @property
     def fill_scalar(self) -> Any:
@@ -93,18 +96,20 @@ def _attr_json(key: str, v: Any) -> Any:
 def from_cf(attrs: Mapping[str, Any], packed_dtype: Any) -> CFCodecs:
     """The codecs that replace the CF attributes ``attrs`` of data packed as ``packed_dtype``.
 
-    Attribute values may be Python or numpy scalars, arrays, lists or bytes, as xarray and
-    h5py hold them; each counts with the type xarray's ``decode_cf`` gives it: a numpy float32
-    ``scale_factor`` as a float32 netCDF attribute, a one-element array or list as NumPy's
-    ``object`` (so float64 with ``add_offset``; alone, an error: xarray decodes to ``object``), an
-    ``np.int32`` as int32. Where xarray's arithmetic would wrap (an ``np.int8`` scale factor on
-    int16 data), decoding reports the element instead.
+    ``attrs`` may be all of a variable's attributes, as xarray, h5py, netCDF4 or VirtualiZarr
+    give them: the CF packing keys (:data:`CF_KEYS`) make the codecs, the others come back in
+    :attr:`CFCodecs.attributes`. Values may be Python or numpy scalars, arrays, lists or bytes;
+    each counts with the type xarray's ``decode_cf`` gives it: a numpy float32 ``scale_factor``
+    as a float32 netCDF attribute, a one-element array or list as NumPy's ``object`` (so
+    float64 with ``add_offset``; alone, an error: xarray decodes to ``object``), an
+    ``np.int32`` as int32. Where xarray's arithmetic would wrap (an ``np.int8`` scale factor
+    on int16 data), decoding reports the element instead.
 
     >>> c = from_cf({"scale_factor": 0.01, "add_offset": 273.15, "_FillValue": -32768}, "int16")
     >>> c.data_type, c.fill_value, [f.codec_name for f in c.filters]
     ('float64', 'NaN', ['cf.scale_offset', 'cast_value'])
     """
-    attrs_json = {k: _attr_json(k, v) for k, v in attrs.items() if k != "dtype"}
+    attrs_json = {k: _attr_json(k, v) for k, v in attrs.items() if k in CF_KEYS and k != "dtype"}
     out = json.loads(
         _core.from_cf(json.dumps(attrs_json, allow_nan=False), np.dtype(packed_dtype).name, None)
     )
@@ -115,7 +120,20 @@ def from_cf(attrs: Mapping[str, Any], packed_dtype: Any) -> CFCodecs:
         filters=[_CODECS[c["name"]].from_dict(c) for c in codecs if c["name"] in _CODECS],
         codecs_json=codecs,
         warnings=out.get("warnings", []),
+        attributes={k: _plain(v) for k, v in attrs.items() if k not in CF_KEYS},
     )
+
+
+def _plain(v: Any) -> Any:
+    """An attribute the codecs do not replace, as a Zarr attribute can hold it: text for bytes
+    (h5py's strings), Python scalars and lists for NumPy's; anything else as it is."""
+    if isinstance(v, bytes | np.bytes_):
+        return bytes(v).decode("utf-8", errors="replace")
+    if isinstance(v, np.ndarray):
+        return [_plain(x) for x in v.tolist()] if v.ndim else _plain(v.item())
+    if isinstance(v, np.generic):
+        return v.item()
+    return v
 
 
 _SCALING = frozenset(("scale_factor", "add_offset"))

@@ -203,9 +203,6 @@ fn every_vector_through_zarrs() {
     assert!(zarrs_codec::unregister_codec_v3(&handle));
     // The known differences, each also in README.md ("zarrs"): which vectors fail, and why.
     let known = [
-        // zarrs creates a codec before it tells it the data type, so the lenient form "dtype
-        // missing: read as the array data type" (zarr-python's) cannot be resolved at creation.
-        "fixedscaleoffset/dtype-missing",
         // zarrs itself accepts a codecs list with the bytes codec before an array->array codec
         // (it sorts the codecs by kind); zarr-python and the spec reject it.
         "metadata_errors/order/bytes-first",
