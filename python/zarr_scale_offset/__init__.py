@@ -29,6 +29,7 @@ from .codecs import (
     to_json_value,
 )
 from .errors import *  # noqa: F403 (the exception classes, errors.__all__)
+from .migrate import MigrationError, MigrationReport, migrate
 from .pipeline import CodecPipeline
 
 __all__ = [
@@ -39,6 +40,9 @@ __all__ = [
     "encode",
     "from_cf",
     "from_fixed_scale_offset",
+    "migrate",
+    "MigrationError",
+    "MigrationReport",
     "use_everywhere",
     "xarray_encoding",
     *errors.__all__,

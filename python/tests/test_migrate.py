@@ -1,0 +1,194 @@
+"""``migrate``: CF-attribute Zarr v3 stores (as xarray writes them) turned into codec form in
+place (issue 30, item 3). The oracle is xarray reading the store before migration
+(``xr.open_zarr`` decodes the CF attributes); chunks are compared by hash before and after."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import zarr_scale_offset as zso
+
+from conftest import assert_chunks_equal_in_node, bits
+
+xr = pytest.importorskip("xarray")
+zarr = pytest.importorskip("zarr")
+
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
+
+
+def _files(root: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
+
+
+def _write_store(path: Path, *, compress: bool = True, consolidated: bool = True) -> None:
+    """Two groups of CF-packed variables as xarray 2026.9 writes them (zarr_format=3): int16
+    with scale/offset/_FillValue (one chunk all `add_offset`, so code 0 = the array's
+    fill_value: xarray does not store it), uint16 with scale_factor only, a float variable
+    with a NaN _FillValue (nothing to migrate), an int8 with _FillValue only (masking only)."""
+    rng = np.random.default_rng(29)
+    t = np.round(rng.uniform(250, 320, (6, 8)), 2)
+    t[0, 0] = np.nan
+    t[4:6, 4:8] = 273.15  # one chunk of code 0 everywhere: not stored
+    q = rng.integers(0, 4000, (6, 8)) * 0.25
+    ds = xr.Dataset(
+        {
+            "t": (("y", "x"), t, {"units": "K", "long_name": "temperature"}),
+            "q": (("y", "x"), q),
+            "f": (("y", "x"), rng.uniform(0, 1, (6, 8))),
+            "m": (("y", "x"), rng.integers(0, 5, (6, 8)).astype(np.int8)),
+        }
+    )
+    extra = {} if compress else {"compressors": None}
+    ds["t"].encoding = {
+        "dtype": "int16",
+        "scale_factor": 0.01,
+        "add_offset": 273.15,
+        "_FillValue": -32768,
+        "chunks": (2, 4),
+        **extra,
+    }
+    ds["q"].encoding = {"dtype": "uint16", "scale_factor": 0.25, "chunks": (3, 4), **extra}
+    ds["m"].encoding = {"_FillValue": np.int8(-1), **extra}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ds.to_zarr(path, zarr_format=3, consolidated=consolidated)
+        ds[["t"]].to_zarr(path, group="sub", zarr_format=3, consolidated=consolidated)
+
+
+def _decoded(path: Path, group: str | None = None, consolidated: bool | None = None) -> dict:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ds = xr.open_zarr(path, group=group, consolidated=consolidated)
+        return {k: ds[k].values for k in ds.data_vars}
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    return a.dtype == b.dtype and a.shape == b.shape and np.array_equal(bits(a), bits(b))
+
+
+@pytest.fixture
+def store(tmp_path) -> tuple[Path, Path]:
+    """(the store to migrate, an untouched copy)."""
+    path = tmp_path / "cf.zarr"
+    _write_store(path)
+    ref = tmp_path / "ref.zarr"
+    shutil.copytree(path, ref)
+    return path, ref
+
+
+def test_migrate_reads_back_what_decode_cf_gave_and_rewrites_no_chunk(store):
+    path, ref = store
+    before = _files(path)
+    report = zso.migrate(path)
+    assert sorted(a.path for a in report.arrays) == ["q", "sub/t", "t"]
+    assert report.skipped == {"m": "CF masking attributes only (no scale_factor/add_offset)"}
+    after = _files(path)
+    changed = {k for k in after if after[k] != before.get(k)}
+    # The arrays, and the root (its consolidated metadata lists every node, sub/t included).
+    assert changed == {"zarr.json", "t/zarr.json", "q/zarr.json", "sub/t/zarr.json"}
+    assert set(after) == set(before)  # no chunk added or removed; the others byte-identical
+    # Values: bit-equal to xarray's decode of the old form, dtype included, through the
+    # consolidated metadata and without it.
+    for group in (None, "sub"):
+        want = _decoded(ref, group)
+        for consolidated in (True, False):
+            got = _decoded(path, group, consolidated)
+            assert set(got) == set(want)
+            for name in want:
+                assert _same(got[name], want[name]), (group, name, consolidated)
+    t = zarr.open_array(path / "t")
+    assert t.dtype == np.float64 and np.isnan(t[0, 0]) and t[5, 7] == 273.15
+    assert not (path / "t" / "c" / "2" / "1").exists()  # the unstored chunk, read as 273.15
+    meta = json.loads((path / "t" / "zarr.json").read_text())
+    assert meta["fill_value"] == 273.15
+    assert [c["name"] for c in meta["codecs"]] == ["cf.scale_offset", "cast_value", "bytes", "zstd"]
+    assert meta["attributes"] == {"units": "K", "long_name": "temperature"}
+    assert report.arrays[0].chunks_verified >= 3
+    assert "would" not in str(report) and "t: int16 -> float64" in str(report)
+
+
+def test_a_dry_run_writes_nothing_and_a_second_run_is_a_no_op(store):
+    path, _ = store
+    before = _files(path)
+    plan = zso.migrate(path, dry_run=True)
+    assert _files(path) == before and plan.written == [] and len(plan.arrays) == 3
+    assert str(plan).startswith("dry run: would migrate 3 array(s)")
+    done = zso.migrate(path)
+    assert done.written
+    once = _files(path)
+    again = zso.migrate(path)
+    assert again.arrays == [] and again.written == [] and _files(path) == once
+
+
+def test_a_fresh_process_reads_the_migrated_store_through_entry_points(store):
+    path, ref = store
+    zso.migrate(path)
+    code = (
+        "import sys, json, zarr, numpy as np\n"
+        "assert 'zarr_scale_offset' not in sys.modules\n"
+        f"a = zarr.open_array({str(path / 't')!r})[:]\n"
+        "print(json.dumps([a.dtype.str, a.view('u8').ravel().tolist()]))\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert r.returncode == 0, r.stderr[-2000:]
+    dtype, codes = json.loads(r.stdout)
+    want = _decoded(ref)["t"]
+    assert dtype == "<f8" and codes == want.view("u8").ravel().tolist()
+
+
+def test_node_reads_a_migrated_store_bit_equal(tmp_path):
+    path = tmp_path / "plain.zarr"
+    _write_store(path, compress=False, consolidated=False)
+    ref = _decoded(path)["t"]
+    zso.migrate(path)
+    arr = zarr.open_array(path / "t")
+    assert _same(arr[:], ref)
+    assert assert_chunks_equal_in_node(path / "t", arr, tmp_path) == 5  # 6 chunks, 1 unstored
+
+
+def test_migrating_one_variable_and_refusals_write_nothing(store, tmp_path):
+    path, _ = store
+    report = zso.migrate(path, variables=["q"])
+    assert [a.path for a in report.arrays] == ["q"]
+    assert "scale_factor" in json.loads((path / "t" / "zarr.json").read_text())["attributes"]
+    with pytest.raises(zso.MigrationError, match="no such array"):
+        zso.migrate(path, variables=["nope"])
+    # Packing no codec reproduces (a list scale_factor alone: xarray decodes to dtype object).
+    meta_path = path / "t" / "zarr.json"
+    meta = json.loads(meta_path.read_text())
+    meta["attributes"] = {"scale_factor": [0.5]}
+    meta_path.write_text(json.dumps(meta))
+    before = _files(path)
+    with pytest.raises(zso.MigrationError) as e:
+        zso.migrate(path)
+    assert e.value.code == "invalid_metadata" and e.value.path == "t"
+    assert _files(path) == before
+    # A v2 store: a clear error naming zarr-python's own migration.
+    v2 = tmp_path / "v2.zarr"
+    zarr.create_array(v2, shape=(2,), dtype="int16", zarr_format=2, attributes={"scale_factor": 2})
+    with pytest.raises(zso.InvalidMetadataError, match="zarr migrate v3"):
+        zso.migrate(v2)
+
+
+def test_the_command_line(store):
+    path, _ = store
+    run = [sys.executable, "-m", "zarr_scale_offset", "migrate", str(path)]
+    r = subprocess.run([*run, "--dry-run"], capture_output=True, text=True, check=False)
+    assert r.returncode == 0 and "would migrate 3 array(s)" in r.stdout, r.stderr
+    r = subprocess.run(run, capture_output=True, text=True, check=False)
+    assert r.returncode == 0 and "migrated 3 array(s)" in r.stdout, r.stderr
+    r = subprocess.run([*run, "--variable", "nope"], capture_output=True, text=True, check=False)
+    assert r.returncode == 1 and "error (invalid_metadata)" in r.stderr

@@ -1,0 +1,346 @@
+"""Migration of CF-attribute Zarr v3 stores in place: the CF packing attributes
+(``scale_factor``, ``add_offset``, ``_FillValue``, ``missing_value``, ``_Unsigned``) of every
+packed array become codecs (``cf.scale_offset`` + ``cast_value``), so that every Zarr reader sees
+the physical values ``xarray.decode_cf`` gives, and only metadata documents change: each array's
+``zarr.json`` and the consolidated metadata that lists it. No chunk is read for writing or
+rewritten.
+
+Before anything is written, every array to migrate is verified: sample chunks (the first, the
+last, a few chosen at random and a chunk that is not stored, where there is one) are decoded
+through the new metadata by zarr-python and compared bit for bit with ``decode_cf`` of the old
+form (xarray's ``decode_cf_variable`` over the stored codes and the old attributes). Any
+mismatch, or an array whose packing no codec reproduces, stops the migration with an error and
+nothing written. A second run finds nothing to do.
+
+The fill value of a migrated array is what the old array decoded to where nothing is stored: the
+old ``fill_value`` (a packed code, usually 0 as xarray writes it) decoded through the new codecs,
+so unwritten chunks read as before (NaN only where that code is a ``_FillValue``).
+
+>>> report = migrate("sst.zarr", dry_run=True)  # doctest: +SKIP
+>>> print(report)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import zarr
+from zarr.core.buffer import default_buffer_prototype
+from zarr.core.buffer.cpu import Buffer
+from zarr.core.sync import sync
+from zarr.storage import MemoryStore, StorePath
+from zarr.storage._common import make_store_path
+
+from .cf import CF_KEYS, from_cf
+from .errors import InvalidMetadataError, ZarrScaleOffsetError
+
+__all__ = ["ArrayPlan", "MigrationError", "MigrationReport", "migrate"]
+
+#: The attributes whose presence makes an array CF-packed (a ``_FillValue`` alone masks, it does
+#: not pack: such arrays are left as they are unless named in ``variables``).
+PACKING = ("scale_factor", "add_offset", "_Unsigned")
+
+#: How many chunks chosen at random are verified per array, besides the first, the last and a
+#: missing one.
+RANDOM_CHUNKS = 4
+
+
+class MigrationError(InvalidMetadataError):
+    """A migration that cannot be done exactly (nothing was written): ``.path`` names the array,
+    the message what differs or what no codec reproduces."""
+
+
+@dataclass
+class ArrayPlan:
+    """What the migration does (or did) to one array."""
+
+    path: str
+    data_type: tuple[str, str]
+    fill_value: tuple[Any, Any]
+    removed_attributes: dict[str, Any]
+    codecs_added: list[dict[str, Any]]
+    chunks_verified: int = 0
+    warnings: list[dict[str, Any]] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        names = " + ".join(c["name"] for c in self.codecs_added)
+        return (
+            f"{self.path or '/'}: {self.data_type[0]} -> {self.data_type[1]}, fill "
+            f"{self.fill_value[0]!r} -> {self.fill_value[1]!r}, codecs + [{names}], attributes "
+            f"removed: {', '.join(self.removed_attributes)}; {self.chunks_verified} chunks verified"
+        )
+
+
+@dataclass
+class MigrationReport:
+    """What :func:`migrate` found and did."""
+
+    #: The arrays migrated (or, with ``dry_run``, to migrate).
+    arrays: list[ArrayPlan]
+    #: Arrays left as they are, with the reason.
+    skipped: dict[str, str]
+    #: The metadata documents written (store keys); empty for a dry run or nothing to do.
+    written: list[str]
+    dry_run: bool
+
+    def __str__(self) -> str:
+        head = "dry run: would migrate" if self.dry_run else "migrated"
+        lines = [f"{head} {len(self.arrays)} array(s)"]
+        lines += [f"  {a}" for a in self.arrays]
+        lines += [f"  skipped {p or '/'}: {why}" for p, why in self.skipped.items()]
+        if self.written:
+            lines.append(f"  wrote {', '.join(self.written)}")
+        return "\n".join(lines)
+
+
+def _key(*parts: str) -> str:
+    return "/".join(p for p in parts if p)
+
+
+def _get(sp: StorePath, key: str) -> bytes | None:
+    buf = sync(sp.store.get(_key(sp.path, key), prototype=default_buffer_prototype()))
+    return None if buf is None else buf.to_bytes()
+
+
+def _set(sp: StorePath, key: str, doc: Mapping[str, Any]) -> None:
+    sync(sp.store.set(_key(sp.path, key), Buffer.from_bytes(json.dumps(doc, indent=2).encode())))
+
+
+def _read_doc(sp: StorePath, path: str) -> dict[str, Any]:
+    raw = _get(sp, _key(path, "zarr.json"))
+    if raw is None:
+        raise InvalidMetadataError(f"{path or '/'}: no zarr.json (a Zarr v3 node is needed)", path)
+    return json.loads(raw)
+
+
+def _nodes(sp: StorePath) -> list[tuple[str, str]]:
+    """(path relative to ``sp``, node type) of every node below ``sp``, ``sp`` included."""
+    v2 = _get(sp, ".zgroup") is not None or _get(sp, ".zarray") is not None
+    root = {"zarr_format": 2} if v2 and _get(sp, "zarr.json") is None else _read_doc(sp, "")
+    if root.get("zarr_format") != 3:
+        raise InvalidMetadataError(
+            "a Zarr v2 store: migrate it to v3 first (zarr-python's `zarr migrate v3`); this "
+            "migration reads and writes v3 metadata only",
+            "/zarr_format",
+        )
+    if root.get("node_type") == "array":
+        return [("", "array")]
+    group = zarr.open_group(store=sp.store, path=sp.path, mode="r", use_consolidated=False)
+    out = [("", "group")]
+    for name, node in group.members(max_depth=None):
+        out.append((name, "array" if isinstance(node, zarr.Array) else "group"))
+    return out
+
+
+def _time_like(attrs: Mapping[str, Any]) -> bool:
+    units = attrs.get("units")
+    return isinstance(units, str) and " since " in units
+
+
+def _fill_json(zdtype: Any, value: Any) -> Any:
+    return zdtype.to_json_scalar(value, zarr_format=3)
+
+
+def _plan(sp: StorePath, path: str, doc: dict[str, Any]) -> tuple[ArrayPlan, dict[str, Any]]:
+    """The plan and the new zarr.json of one array (nothing verified yet)."""
+    attrs = doc.get("attributes") or {}
+    packing = {k: v for k, v in attrs.items() if k in CF_KEYS and k != "dtype"}
+    packed = doc["data_type"]
+    if not isinstance(packed, str):
+        raise MigrationError(f"{path}: data type {packed!r} cannot be CF-packed", path)
+    try:
+        cf = from_cf(packing, packed)
+    except ZarrScaleOffsetError as e:
+        raise MigrationError(f"{path}: {e}", path) from e
+    new_codecs = [c for c in cf.codecs_json if c["name"] in ("cf.scale_offset", "cast_value")]
+    if any(c.get("name") in ("cf.scale_offset", "scale_offset") for c in doc.get("codecs", [])):
+        raise MigrationError(
+            f"{path}: has CF attributes and scale/offset codecs already: read by every reader "
+            "it would be unpacked twice",
+            path,
+        )
+    # The new fill value: the old one (a packed code) decoded through the new codecs, which is
+    # what the old form decoded to where nothing is stored.
+    old = zarr.open_array(store=sp.store, path=_key(sp.path, path), mode="r")
+    old_fill = np.asarray(old.fill_value, dtype=old.dtype).reshape(1)
+    new_fill = _codecs_decode(new_codecs, old_fill, cf.data_type)[0]
+    new_zdtype = zarr.core.dtype.get_data_type_from_json(cf.data_type, zarr_format=3)
+    new_doc = dict(doc)
+    new_doc["data_type"] = cf.data_type
+    new_doc["fill_value"] = _fill_json(new_zdtype, new_zdtype.cast_scalar(new_fill))
+    new_doc["codecs"] = [*new_codecs, *doc.get("codecs", [])]
+    new_doc["attributes"] = {k: v for k, v in attrs.items() if k not in packing}
+    plan = ArrayPlan(
+        path=path,
+        data_type=(packed, cf.data_type),
+        fill_value=(doc.get("fill_value"), new_doc["fill_value"]),
+        removed_attributes=packing,
+        codecs_added=new_codecs,
+        warnings=cf.warnings,
+    )
+    return plan, new_doc
+
+
+def _codecs_decode(codec_json: list[dict[str, Any]], arr: np.ndarray, data_type: str) -> Any:
+    from . import decode
+
+    return decode(codec_json, arr, data_type)
+
+
+def _sample_chunks(old: zarr.Array, seed: int) -> list[tuple[int, ...]]:
+    """The chunk grid coordinates to verify: the first, the last, some at random, and the first
+    one that is not stored (if any)."""
+    grid = old.cdata_shape
+    every = list(np.ndindex(*grid))
+    rng = random.Random(seed)
+    picks = [every[0], every[-1], *rng.sample(every, min(RANDOM_CHUNKS, len(every)))]
+    sp_store, base = old.store, old.path
+    for coords in every:
+        key = _key(base, old.metadata.encode_chunk_key(coords))
+        if not sync(sp_store.exists(key)):
+            picks.append(coords)
+            break
+    return list(dict.fromkeys(picks))
+
+
+def _region(old: zarr.Array, coords: tuple[int, ...]) -> tuple[slice, ...]:
+    chunks = old.chunks
+    return tuple(
+        slice(c * n, min((c + 1) * n, s)) for c, n, s in zip(coords, chunks, old.shape, strict=True)
+    )
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    if a.dtype != b.dtype or a.shape != b.shape:
+        return False
+    if a.dtype.kind == "f":
+        u = f"u{a.itemsize}"
+        return bool(np.all((np.isnan(a) & np.isnan(b)) | (a.view(u) == b.view(u))))
+    return bool(np.array_equal(a, b))
+
+
+def _verify(sp: StorePath, plan: ArrayPlan, doc: dict, new_doc: dict, seed: int) -> None:
+    """Decodes sample chunks through ``new_doc`` (zarr-python, over a copy of those chunks'
+    stored bytes) and through ``decode_cf`` of the old form; raises on any difference."""
+    try:
+        import xarray as xr
+    except ImportError as e:  # pragma: no cover - xarray is a test dependency
+        raise MigrationError(
+            "migrate verifies against xarray.decode_cf: install xarray", plan.path
+        ) from e
+    base = _key(sp.path, plan.path)
+    old = zarr.open_array(store=sp.store, path=base, mode="r")
+    dims = doc.get("dimension_names") or [f"d{i}" for i in range(len(old.shape))]
+    dims = [d if d is not None else f"d{i}" for i, d in enumerate(dims)]
+    attrs = doc.get("attributes") or {}
+    picks = _sample_chunks(old, seed)
+    copy: dict[str, Buffer] = {"zarr.json": Buffer.from_bytes(json.dumps(new_doc).encode())}
+    for coords in picks:
+        key = old.metadata.encode_chunk_key(coords)
+        raw = _get(sp, _key(plan.path, key))
+        if raw is not None:
+            copy[key] = Buffer.from_bytes(raw)
+    new = zarr.open_array(store=MemoryStore(copy), mode="r")
+    for coords in picks:
+        region = _region(old, coords)
+        packed = old[region]
+        var = xr.Variable(dims, packed, attrs=dict(attrs))
+        want = xr.conventions.decode_cf_variable(
+            "v",
+            var,
+            concat_characters=False,
+            mask_and_scale=True,
+            decode_times=False,
+            decode_endianness=False,
+            stack_char_dim=False,
+            decode_timedelta=False,
+        ).values
+        got = new[region]
+        if not _same(np.asarray(got), np.asarray(want)):
+            raise MigrationError(
+                f"{plan.path}: chunk {coords} decodes differently through the new codecs "
+                f"({np.asarray(got).dtype}) and through decode_cf of the old attributes "
+                f"({np.asarray(want).dtype}); nothing was written",
+                plan.path,
+            )
+    plan.chunks_verified = len(picks)
+
+
+def migrate(
+    store: Any,
+    *,
+    variables: Iterable[str] | None = None,
+    dry_run: bool = False,
+    seed: int = 0,
+) -> MigrationReport:
+    """Migrates the CF-packed arrays of the Zarr v3 store ``store`` (a path, URL, zarr Store or
+    StorePath; a group or one array) to codec form, in place; returns what it did.
+
+    ``variables``: the array paths to migrate (default: every array with ``scale_factor``,
+    ``add_offset`` or ``_Unsigned`` in its attributes). ``dry_run``: plan and verify, write
+    nothing. ``seed`` chooses the random sample chunks.
+
+    Raises :class:`MigrationError` (nothing written) where the new form would not read back what
+    ``decode_cf`` of the old form gives.
+    """
+    sp = sync(make_store_path(store, mode="r" if dry_run else "r+"))
+    nodes = _nodes(sp)
+    wanted = None if variables is None else {v.strip("/") for v in variables}
+    plans: list[tuple[ArrayPlan, dict[str, Any], dict[str, Any]]] = []
+    skipped: dict[str, str] = {}
+    for path, kind in nodes:
+        if kind != "array":
+            continue
+        doc = _read_doc(sp, path)
+        attrs = doc.get("attributes") or {}
+        if wanted is not None and path not in wanted:
+            continue
+        if wanted is None and not any(k in attrs for k in PACKING):
+            # An integer array with a fill value only: xarray masks it (to float), which is not
+            # packing; said, and left (name it in `variables` to migrate it).
+            masked = any(k in attrs for k in ("_FillValue", "missing_value"))
+            if masked and str(doc.get("data_type")).startswith(("int", "uint")):
+                skipped[path] = "CF masking attributes only (no scale_factor/add_offset)"
+            continue
+        if _time_like(attrs):
+            skipped[path] = f"time-like units {attrs['units']!r}: xarray decodes it to datetimes"
+            continue
+        plan, new_doc = _plan(sp, path, doc)
+        plans.append((plan, doc, new_doc))
+    if wanted is not None:
+        missing = wanted - {p.path for p, _, _ in plans} - set(skipped)
+        if missing:
+            raise MigrationError(f"no such array: {', '.join(sorted(missing))}", None)
+    for plan, doc, new_doc in plans:
+        _verify(sp, plan, doc, new_doc, seed)
+    written: list[str] = []
+    if not dry_run and plans:
+        new_docs = {plan.path: new_doc for plan, _, new_doc in plans}
+        for path, new_doc in new_docs.items():
+            _set(sp, _key(path, "zarr.json"), new_doc)
+            written.append(_key(sp.path, path, "zarr.json"))
+        # Consolidated metadata (v3, inline in a group's zarr.json) that lists a migrated array.
+        for path, kind in nodes:
+            if kind != "group":
+                continue
+            gdoc = _read_doc(sp, path)
+            meta = (gdoc.get("consolidated_metadata") or {}).get("metadata")
+            if not isinstance(meta, dict):
+                continue
+            changed = False
+            for rel in list(meta):
+                full = _key(path, rel)
+                if full in new_docs:
+                    meta[rel] = {**new_docs[full]}
+                    changed = True
+            if changed:
+                _set(sp, _key(path, "zarr.json"), gdoc)
+                written.append(_key(sp.path, path, "zarr.json"))
+    return MigrationReport(
+        arrays=[p for p, _, _ in plans], skipped=skipped, written=written, dry_run=dry_run
+    )
