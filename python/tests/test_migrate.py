@@ -176,10 +176,10 @@ def test_migrating_one_variable_and_refusals_write_nothing(store, tmp_path):
         zso.migrate(path)
     assert e.value.code == "invalid_metadata" and e.value.path == "t"
     assert _files(path) == before
-    # A v2 store: a clear error naming zarr-python's own migration.
+    # A v2 store: a clear error (zarr-python's own migration would lose the v2 fill mask).
     v2 = tmp_path / "v2.zarr"
     zarr.create_array(v2, shape=(2,), dtype="int16", zarr_format=2, attributes={"scale_factor": 2})
-    with pytest.raises(zso.InvalidMetadataError, match="zarr migrate v3"):
+    with pytest.raises(zso.InvalidMetadataError, match="Zarr v2 store: not supported yet"):
         zso.migrate(v2)
 
 

@@ -124,8 +124,9 @@ def _nodes(sp: StorePath) -> list[tuple[str, str]]:
     root = {"zarr_format": 2} if v2 and _get(sp, "zarr.json") is None else _read_doc(sp, "")
     if root.get("zarr_format") != 3:
         raise InvalidMetadataError(
-            "a Zarr v2 store: migrate it to v3 first (zarr-python's `zarr migrate v3`); this "
-            "migration reads and writes v3 metadata only",
+            "a Zarr v2 store: not supported yet. Its fill_value is the _FillValue xarray masks "
+            "with, which zarr-python's own `zarr migrate v3` does not carry over (nor "
+            "_ARRAY_DIMENSIONS), so migrating through it first would change the values",
             "/zarr_format",
         )
     if root.get("node_type") == "array":
