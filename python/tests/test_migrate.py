@@ -192,3 +192,33 @@ def test_the_command_line(store):
     assert r.returncode == 0 and "migrated 3 array(s)" in r.stdout, r.stderr
     r = subprocess.run([*run, "--variable", "nope"], capture_output=True, text=True, check=False)
     assert r.returncode == 1 and "error (invalid_metadata)" in r.stderr
+
+
+CF_STORES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "cf_stores"
+
+
+@pytest.mark.parametrize(
+    "name",
+    sorted(p.name for p in CF_STORES.glob("*_v3*.zarr")),
+)
+def test_the_cf_fixture_stores_migrate_to_their_expected_values(name, tmp_path):
+    # The v3 CF-attribute stores of tests/fixtures/cf_stores (xarray 2026.9.0 writes; zstd;
+    # float32 attributes, missing_value, _FillValue, consolidated or not): expected.bin is
+    # xr.open_zarr of the store before migration.
+    path = tmp_path / name
+    shutil.copytree(CF_STORES / name, path)
+    meta = json.loads((path / "expected.json").read_text())
+    before = _files(path)
+    report = zso.migrate(path)
+    assert [a.path for a in report.arrays] == [meta["variable"]]
+    after = _files(path)
+    assert {k for k in after if after[k] != before[k]} <= {
+        "zarr.json",
+        f"{meta['variable']}/zarr.json",
+    }
+    arr = zarr.open_array(path / meta["variable"])
+    got = np.asarray(arr[:])
+    assert str(got.dtype) == meta["data_type"]
+    want = np.frombuffer((path / "expected.bin").read_bytes(), got.dtype.newbyteorder("<"))
+    assert np.array_equal(bits(got.ravel()), bits(want.astype(got.dtype)))
+    assert int(np.isnan(got).sum()) == meta["nan_count"]

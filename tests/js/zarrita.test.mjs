@@ -184,6 +184,18 @@ for (const name of STORE_NAMES) {
   });
 }
 
+test('a CF-attribute store migrated by the Python package (cf_t2m_migrated.zarr): zarrita + register reads xarray decode_cf of the original bit for bit', async () => {
+  useOurs();
+  const name = 'cf_t2m_migrated.zarr';
+  const exp = expectedOf(name);
+  const { arr, data, shape } = await readArray(dirStore(path.join(STORES, name)));
+  assert.equal(arr.dtype, exp.dtype);
+  assert.deepEqual(shape, exp.shape);
+  const c = compareArrays(viewBytes(data), exp.bytes, exp.dtype);
+  assert.ok(c.equal, `${c.differ} elements differ from expected.bin, e.g. ${JSON.stringify(c.first)}`);
+  assert.equal(data[5 * 12 + 7], 273.15); // the chunk c/1/1 that was never stored
+});
+
 test('topobathy: the deleted chunk c/1/2 reads as the fill value; jacksboro: the absent inner chunk too', async () => {
   useOurs();
   const { data } = await readArray(dirStore(path.join(STORES, 'topobathy.zarr')));

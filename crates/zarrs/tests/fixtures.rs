@@ -54,3 +54,17 @@ fn cf_scale_offset_written_by_the_npm_package() {
 fn cf_scale_offset_written_by_the_python_package() {
     check("cf_reflectance_py.zarr", 8);
 }
+
+/// An xarray-written CF-attribute store (int16, scale_factor 0.01, add_offset 273.15,
+/// _FillValue -32768, gzip) after `zarr_scale_offset.migrate` (tests/fixtures/make/
+/// cf_migrated_store.py): its chunks as xarray wrote them, one never stored (reads as the fill
+/// value 273.15); expected.bin is xarray 2026.9.0 decode_cf of the store before migration.
+#[test]
+fn a_store_migrated_from_cf_attributes() {
+    check("cf_t2m_migrated.zarr", 8);
+    let got = read_all(&fixture("cf_t2m_migrated.zarr"));
+    // Row 5, column 7 lies in the unstored chunk c/1/1.
+    let at = (5 * 12 + 7) * 8;
+    assert_eq!(got[at..at + 8], 273.15f64.to_le_bytes());
+}
+
