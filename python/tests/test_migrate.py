@@ -33,7 +33,9 @@ def _files(root: Path) -> dict[str, str]:
     }
 
 
-def _write_store(path: Path, *, compress: bool = True, consolidated: bool = True) -> None:
+def _write_store(
+    path: Path, *, compress: bool = True, consolidated: bool = True, zarr_format: int = 3
+) -> None:
     """Two groups of CF-packed variables as xarray 2026.9 writes them (zarr_format=3): int16
     with scale/offset/_FillValue (one chunk all `add_offset`, so code 0 = the array's
     fill_value: xarray does not store it), uint16 with scale_factor only, a float variable
@@ -64,8 +66,8 @@ def _write_store(path: Path, *, compress: bool = True, consolidated: bool = True
     ds["m"].encoding = {"_FillValue": np.int8(-1), **extra}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        ds.to_zarr(path, zarr_format=3, consolidated=consolidated)
-        ds[["t"]].to_zarr(path, group="sub", zarr_format=3, consolidated=consolidated)
+        ds.to_zarr(path, zarr_format=zarr_format, consolidated=consolidated)
+        ds[["t"]].to_zarr(path, group="sub", zarr_format=zarr_format, consolidated=consolidated)
 
 
 def _decoded(path: Path, group: str | None = None, consolidated: bool | None = None) -> dict:
@@ -176,11 +178,14 @@ def test_migrating_one_variable_and_refusals_write_nothing(store, tmp_path):
         zso.migrate(path)
     assert e.value.code == "invalid_metadata" and e.value.path == "t"
     assert _files(path) == before
-    # A v2 store: a clear error (zarr-python's own migration would lose the v2 fill mask).
+    # An integer scale_factor with a fill value (v2's fill_value is xarray's _FillValue):
+    # xarray cannot decode it either ("cannot convert float NaN to integer").
     v2 = tmp_path / "v2.zarr"
     zarr.create_array(v2, shape=(2,), dtype="int16", zarr_format=2, attributes={"scale_factor": 2})
-    with pytest.raises(zso.InvalidMetadataError, match="Zarr v2 store: not supported yet"):
+    before = _files(v2)
+    with pytest.raises(zso.MigrationError, match="cannot hold NaN"):
         zso.migrate(v2)
+    assert _files(v2) == before
 
 
 def test_the_command_line(store):
@@ -199,12 +204,12 @@ CF_STORES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "cf_sto
 
 @pytest.mark.parametrize(
     "name",
-    sorted(p.name for p in CF_STORES.glob("*_v3*.zarr")),
+    sorted(p.name for p in CF_STORES.glob("*.zarr")),
 )
 def test_the_cf_fixture_stores_migrate_to_their_expected_values(name, tmp_path):
-    # The v3 CF-attribute stores of tests/fixtures/cf_stores (xarray 2026.9.0 writes; zstd;
-    # float32 attributes, missing_value, _FillValue, consolidated or not): expected.bin is
-    # xr.open_zarr of the store before migration.
+    # The CF-attribute stores of tests/fixtures/cf_stores (xarray 2026.9.0 writes; Zarr v3 with
+    # zstd, v2 with blosc; float32 attributes, missing_value, _FillValue, consolidated or not):
+    # expected.bin is xr.open_zarr of the store before migration.
     path = tmp_path / name
     shutil.copytree(CF_STORES / name, path)
     meta = json.loads((path / "expected.json").read_text())
@@ -212,13 +217,55 @@ def test_the_cf_fixture_stores_migrate_to_their_expected_values(name, tmp_path):
     report = zso.migrate(path)
     assert [a.path for a in report.arrays] == [meta["variable"]]
     after = _files(path)
-    assert {k for k in after if after[k] != before[k]} <= {
-        "zarr.json",
-        f"{meta['variable']}/zarr.json",
-    }
+    metadata = {"zarr.json", f"{meta['variable']}/zarr.json"}
+    assert {k for k in after if after[k] != before.get(k)} <= metadata  # v2: added beside
+    assert all(after[k] == v for k, v in before.items() if k not in metadata)
     arr = zarr.open_array(path / meta["variable"])
+    assert arr.metadata.zarr_format == 3
     got = np.asarray(arr[:])
     assert str(got.dtype) == meta["data_type"]
     want = np.frombuffer((path / "expected.bin").read_bytes(), got.dtype.newbyteorder("<"))
     assert np.array_equal(bits(got.ravel()), bits(want.astype(got.dtype)))
     assert int(np.isnan(got).sum()) == meta["nan_count"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        via_xarray = xr.open_zarr(path)[meta["variable"]].values
+    assert _same(via_xarray, got)
+    assert zarr.open_group(path).metadata.zarr_format == 3
+    assert zso.migrate(path).written == []  # a second run: nothing to do
+
+
+def test_an_xarray_v2_store_gets_v3_metadata_beside_and_reads_the_same(tmp_path):
+    # xarray's v2 conventions: the fill_value is the _FillValue it masks with (the int8 `m`
+    # with fill -1 is masked to float32 too), _ARRAY_DIMENSIONS names the dimensions, .zmetadata
+    # consolidates. After migration zarr-python and xarray read the v3 metadata; the v2 files
+    # and every chunk are untouched.
+    path = tmp_path / "v2.zarr"
+    _write_store(path, zarr_format=2)
+    ref = tmp_path / "ref.zarr"
+    shutil.copytree(path, ref)
+    before = _files(path)
+    report = zso.migrate(path)
+    assert sorted(a.path for a in report.arrays) == ["q", "sub/t", "t"]
+    after = _files(path)
+    assert all(after[k] == v for k, v in before.items())  # nothing changed, only added
+    added = {k for k in after if k not in before}
+    assert {k for k in added if not k.endswith("zarr.json")} == set()
+    assert {"zarr.json", "t/zarr.json", "q/zarr.json", "m/zarr.json", "sub/t/zarr.json"} <= added
+    for group in (None, "sub"):
+        want = _decoded(ref, group)
+        got = _decoded(path, group)
+        assert set(got) == set(want)
+        for name in want:
+            assert _same(got[name], want[name]), (group, name)
+    t = zarr.open_array(path / "t")
+    assert t.metadata.zarr_format == 3 and t.dtype == np.float64
+    assert zarr.open_group(path).metadata.zarr_format == 3
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ds = xr.open_zarr(path)
+    # xarray read the v3 metadata: the packing is in the codecs, not in the encoding.
+    assert "scale_factor" not in ds.t.encoding and ds.t.encoding["dtype"] == np.float64
+    root = json.loads((path / "zarr.json").read_text())
+    assert "t" in root["consolidated_metadata"]["metadata"]
+    assert zso.migrate(path).written == []

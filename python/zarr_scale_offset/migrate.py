@@ -1,9 +1,17 @@
-"""Migration of CF-attribute Zarr v3 stores in place: the CF packing attributes
+"""Migration of CF-attribute Zarr stores in place: the CF packing attributes
 (``scale_factor``, ``add_offset``, ``_FillValue``, ``missing_value``, ``_Unsigned``) of every
 packed array become codecs (``cf.scale_offset`` + ``cast_value``), so that every Zarr reader sees
 the physical values ``xarray.decode_cf`` gives, and only metadata documents change: each array's
 ``zarr.json`` and the consolidated metadata that lists it. No chunk is read for writing or
 rewritten.
+
+A Zarr v2 store (as xarray wrote them by default for years) gets v3 metadata beside its v2
+metadata: a ``zarr.json`` per node (zarr-python's own v2 -> v3 conversion of each array's codecs,
+with the v2 chunk key encoding, so the chunks stay where they are; ``_ARRAY_DIMENSIONS`` as
+``dimension_names``; the v2 ``fill_value``, which xarray masks with, as the ``_FillValue`` it
+is), inline consolidated metadata where the v2 store had ``.zmetadata``, and the CF packing as
+codecs. zarr-python and xarray read the v3 metadata first; the v2 files are left for v2-only
+readers, which keep seeing the CF-attribute form.
 
 Before anything is written, every array to migrate is verified: sample chunks (the first, the
 last, a few chosen at random and a chunk that is not stored, where there is one) are decoded
@@ -118,24 +126,93 @@ def _read_doc(sp: StorePath, path: str) -> dict[str, Any]:
     return json.loads(raw)
 
 
-def _nodes(sp: StorePath) -> list[tuple[str, str]]:
-    """(path relative to ``sp``, node type) of every node below ``sp``, ``sp`` included."""
-    v2 = _get(sp, ".zgroup") is not None or _get(sp, ".zarray") is not None
-    root = {"zarr_format": 2} if v2 and _get(sp, "zarr.json") is None else _read_doc(sp, "")
-    if root.get("zarr_format") != 3:
-        raise InvalidMetadataError(
-            "a Zarr v2 store: not supported yet. Its fill_value is the _FillValue xarray masks "
-            "with, which zarr-python's own `zarr migrate v3` does not carry over (nor "
-            "_ARRAY_DIMENSIONS), so migrating through it first would change the values",
-            "/zarr_format",
-        )
-    if root.get("node_type") == "array":
-        return [("", "array")]
-    group = zarr.open_group(store=sp.store, path=sp.path, mode="r", use_consolidated=False)
-    out = [("", "group")]
-    for name, node in group.members(max_depth=None):
-        out.append((name, "array" if isinstance(node, zarr.Array) else "group"))
-    return out
+@dataclass
+class _Node:
+    """One node of the store as migration sees it."""
+
+    path: str
+    kind: str  # "array" or "group"
+    #: Its Zarr v3 document (for a v2 node: the converted one, not written yet).
+    doc: dict[str, Any]
+    #: The attributes as xarray's decode_cf sees them (v2: with the fill value as _FillValue).
+    cf_attrs: dict[str, Any] = field(default_factory=dict)
+    #: The node was Zarr v2 (its zarr.json is to be written even if nothing is packed).
+    v2: bool = False
+
+
+def _v3_json(meta: Any) -> dict[str, Any]:
+    return json.loads(meta.to_buffer_dict(default_buffer_prototype())["zarr.json"].to_bytes())
+
+
+def _v2_array_node(path: str, arr: zarr.Array) -> _Node:
+    """A v2 array as v3 metadata: zarr-python's own conversion of its codecs (v2 chunk keys),
+    xarray's v2 conventions made v3 ones (``_ARRAY_DIMENSIONS`` -> ``dimension_names``; the
+    ``fill_value``, which xarray masks with, -> the ``_FillValue`` attribute)."""
+    import dataclasses
+
+    from zarr.metadata.migrate_v3 import _convert_array_metadata
+
+    meta = arr.metadata
+    v2_fill = meta.fill_value
+    if v2_fill is None:
+        # (zarr-python's conversion needs a fill value; v2 `null` reads as the type's default)
+        meta = dataclasses.replace(meta, fill_value=meta.dtype.default_scalar())
+    doc = _v3_json(_convert_array_metadata(meta))
+    attrs = dict(arr.attrs)
+    dims = attrs.pop("_ARRAY_DIMENSIONS", None)
+    if dims is not None:
+        doc["dimension_names"] = list(dims)
+    cf_attrs = dict(attrs)
+    if v2_fill is not None and "_FillValue" not in attrs:
+        fill = meta.dtype.to_json_scalar(v2_fill, zarr_format=3)
+        is_nan = fill == "NaN"
+        cf_attrs["_FillValue"] = float("nan") if is_nan else fill
+        if not is_nan:
+            if not isinstance(fill, int) or isinstance(fill, bool):
+                raise MigrationError(
+                    f"{path}: a float fill value ({fill}) that xarray masks with: written as a "
+                    "v3 attribute xarray would need its own encoding; not supported yet",
+                    path,
+                )
+            attrs["_FillValue"] = fill  # what xarray masks with, now as an attribute
+    doc["attributes"] = attrs
+    return _Node(path, "array", doc, cf_attrs, v2=True)
+
+
+def _scan(sp: StorePath) -> tuple[list[_Node], bool]:
+    """Every node below ``sp`` (``sp`` included), and whether the store is Zarr v2."""
+    v2 = _get(sp, "zarr.json") is None and (
+        _get(sp, ".zgroup") is not None or _get(sp, ".zarray") is not None
+    )
+    if not v2:
+        root = _read_doc(sp, "")
+        if root.get("zarr_format") != 3:
+            raise InvalidMetadataError("not a Zarr v2 or v3 store", "/zarr_format")
+        paths = [("", root.get("node_type"))]
+        if root.get("node_type") == "group":
+            group = zarr.open_group(store=sp.store, path=sp.path, mode="r", use_consolidated=False)
+            paths += [
+                (n, "array" if isinstance(x, zarr.Array) else "group")
+                for n, x in group.members(max_depth=None)
+            ]
+        nodes = []
+        for path, kind in paths:
+            doc = _read_doc(sp, path)
+            nodes.append(_Node(path, kind, doc, dict(doc.get("attributes") or {})))
+        return nodes, False
+    root = zarr.open(store=sp.store, path=sp.path, mode="r", zarr_format=2)
+    members = [("", root)]
+    if isinstance(root, zarr.Group):
+        members += list(root.members(max_depth=None))
+    nodes = []
+    for path, node in members:
+        if isinstance(node, zarr.Array):
+            nodes.append(_v2_array_node(path, node))
+        else:
+            attrs = dict(node.attrs)
+            doc = {"zarr_format": 3, "node_type": "group", "attributes": attrs}
+            nodes.append(_Node(path, "group", doc, attrs, v2=True))
+    return nodes, True
 
 
 def _time_like(attrs: Mapping[str, Any]) -> bool:
@@ -147,10 +224,10 @@ def _fill_json(zdtype: Any, value: Any) -> Any:
     return zdtype.to_json_scalar(value, zarr_format=3)
 
 
-def _plan(sp: StorePath, path: str, doc: dict[str, Any]) -> tuple[ArrayPlan, dict[str, Any]]:
-    """The plan and the new zarr.json of one array (nothing verified yet)."""
-    attrs = doc.get("attributes") or {}
-    packing = {k: v for k, v in attrs.items() if k in CF_KEYS and k != "dtype"}
+def _plan(node: _Node) -> tuple[ArrayPlan, dict[str, Any]]:
+    """The plan and the new zarr.json of one packed array (nothing verified yet)."""
+    path, doc = node.path, node.doc
+    packing = {k: v for k, v in node.cf_attrs.items() if k in CF_KEYS and k != "dtype"}
     packed = doc["data_type"]
     if not isinstance(packed, str):
         raise MigrationError(f"{path}: data type {packed!r} cannot be CF-packed", path)
@@ -167,14 +244,16 @@ def _plan(sp: StorePath, path: str, doc: dict[str, Any]) -> tuple[ArrayPlan, dic
         )
     # The new fill value: the old one (a packed code) decoded through the new codecs, which is
     # what the old form decoded to where nothing is stored.
-    old = zarr.open_array(store=sp.store, path=_key(sp.path, path), mode="r")
-    old_fill = np.asarray(old.fill_value, dtype=old.dtype).reshape(1)
+    old_zdtype = zarr.core.dtype.get_data_type_from_json(packed, zarr_format=3)
+    old_fill = old_zdtype.from_json_scalar(doc["fill_value"], zarr_format=3)
+    old_fill = np.asarray(old_fill, dtype=old_zdtype.to_native_dtype()).reshape(1)
     new_fill = _codecs_decode(new_codecs, old_fill, cf.data_type)[0]
     new_zdtype = zarr.core.dtype.get_data_type_from_json(cf.data_type, zarr_format=3)
     new_doc = dict(doc)
     new_doc["data_type"] = cf.data_type
     new_doc["fill_value"] = _fill_json(new_zdtype, new_zdtype.cast_scalar(new_fill))
     new_doc["codecs"] = [*new_codecs, *doc.get("codecs", [])]
+    attrs = doc.get("attributes") or {}
     new_doc["attributes"] = {k: v for k, v in attrs.items() if k not in packing}
     plan = ArrayPlan(
         path=path,
@@ -225,51 +304,52 @@ def _same(a: np.ndarray, b: np.ndarray) -> bool:
     return bool(np.array_equal(a, b))
 
 
-def _verify(sp: StorePath, plan: ArrayPlan, doc: dict, new_doc: dict, seed: int) -> None:
+def _verify(sp: StorePath, path: str, cf_attrs: dict | None, new_doc: dict, seed: int) -> int:
     """Decodes sample chunks through ``new_doc`` (zarr-python, over a copy of those chunks'
-    stored bytes) and through ``decode_cf`` of the old form; raises on any difference."""
+    stored bytes) and compares them with the old form: through ``decode_cf`` with ``cf_attrs``
+    (a packed array), or as zarr-python reads it (``cf_attrs`` None: a v2 array whose metadata
+    only moves to v3). Raises on any difference; returns the number of chunks compared."""
     try:
         import xarray as xr
     except ImportError as e:  # pragma: no cover - xarray is a test dependency
         raise MigrationError(
-            "migrate verifies against xarray.decode_cf: install xarray", plan.path
+            "migrate verifies against xarray.decode_cf: install xarray", path
         ) from e
-    base = _key(sp.path, plan.path)
-    old = zarr.open_array(store=sp.store, path=base, mode="r")
-    dims = doc.get("dimension_names") or [f"d{i}" for i in range(len(old.shape))]
+    old = zarr.open_array(store=sp.store, path=_key(sp.path, path), mode="r")
+    dims = new_doc.get("dimension_names") or [None] * len(old.shape)
     dims = [d if d is not None else f"d{i}" for i, d in enumerate(dims)]
-    attrs = doc.get("attributes") or {}
     picks = _sample_chunks(old, seed)
     copy: dict[str, Buffer] = {"zarr.json": Buffer.from_bytes(json.dumps(new_doc).encode())}
     for coords in picks:
         key = old.metadata.encode_chunk_key(coords)
-        raw = _get(sp, _key(plan.path, key))
+        raw = _get(sp, _key(path, key))
         if raw is not None:
             copy[key] = Buffer.from_bytes(raw)
     new = zarr.open_array(store=MemoryStore(copy), mode="r")
     for coords in picks:
         region = _region(old, coords)
-        packed = old[region]
-        var = xr.Variable(dims, packed, attrs=dict(attrs))
-        want = xr.conventions.decode_cf_variable(
-            "v",
-            var,
-            concat_characters=False,
-            mask_and_scale=True,
-            decode_times=False,
-            decode_endianness=False,
-            stack_char_dim=False,
-            decode_timedelta=False,
-        ).values
-        got = new[region]
-        if not _same(np.asarray(got), np.asarray(want)):
+        want = np.asarray(old[region])
+        if cf_attrs is not None:
+            var = xr.Variable(dims, want, attrs=dict(cf_attrs))
+            want = xr.conventions.decode_cf_variable(
+                "v",
+                var,
+                concat_characters=False,
+                mask_and_scale=True,
+                decode_times=False,
+                decode_endianness=False,
+                stack_char_dim=False,
+                decode_timedelta=False,
+            ).values
+        got = np.asarray(new[region])
+        if not _same(got, np.asarray(want)):
             raise MigrationError(
-                f"{plan.path}: chunk {coords} decodes differently through the new codecs "
-                f"({np.asarray(got).dtype}) and through decode_cf of the old attributes "
-                f"({np.asarray(want).dtype}); nothing was written",
-                plan.path,
+                f"{path}: chunk {coords} decodes differently through the new metadata "
+                f"({got.dtype}) and through the old form ({np.asarray(want).dtype}); nothing "
+                "was written",
+                path,
             )
-    plan.chunks_verified = len(picks)
+    return len(picks)
 
 
 def migrate(
@@ -279,8 +359,9 @@ def migrate(
     dry_run: bool = False,
     seed: int = 0,
 ) -> MigrationReport:
-    """Migrates the CF-packed arrays of the Zarr v3 store ``store`` (a path, URL, zarr Store or
-    StorePath; a group or one array) to codec form, in place; returns what it did.
+    """Migrates the CF-packed arrays of the Zarr store ``store`` (v3, or v2 which gets v3
+    metadata beside its own; a path, URL, zarr Store or StorePath; a group or one array) to
+    codec form, in place; returns what it did.
 
     ``variables``: the array paths to migrate (default: every array with ``scale_factor``,
     ``add_offset`` or ``_Unsigned`` in its attributes). ``dry_run``: plan and verify, write
@@ -290,58 +371,71 @@ def migrate(
     ``decode_cf`` of the old form gives.
     """
     sp = sync(make_store_path(store, mode="r" if dry_run else "r+"))
-    nodes = _nodes(sp)
+    nodes, v2 = _scan(sp)
     wanted = None if variables is None else {v.strip("/") for v in variables}
-    plans: list[tuple[ArrayPlan, dict[str, Any], dict[str, Any]]] = []
+    plans: list[ArrayPlan] = []
+    new_docs: dict[str, dict[str, Any]] = {}
     skipped: dict[str, str] = {}
-    for path, kind in nodes:
-        if kind != "array":
-            continue
-        doc = _read_doc(sp, path)
-        attrs = doc.get("attributes") or {}
-        if wanted is not None and path not in wanted:
-            continue
-        if wanted is None and not any(k in attrs for k in PACKING):
-            # An integer array with a fill value only: xarray masks it (to float), which is not
-            # packing; said, and left (name it in `variables` to migrate it).
-            masked = any(k in attrs for k in ("_FillValue", "missing_value"))
-            if masked and str(doc.get("data_type")).startswith(("int", "uint")):
-                skipped[path] = "CF masking attributes only (no scale_factor/add_offset)"
-            continue
-        if _time_like(attrs):
-            skipped[path] = f"time-like units {attrs['units']!r}: xarray decodes it to datetimes"
-            continue
-        plan, new_doc = _plan(sp, path, doc)
-        plans.append((plan, doc, new_doc))
+    for node in nodes:
+        attrs = node.cf_attrs
+        packed = False
+        if node.kind == "array" and (wanted is None or node.path in wanted):
+            if wanted is not None or any(k in attrs for k in PACKING):
+                packed = True
+            elif any(k in attrs for k in ("_FillValue", "missing_value")) and str(
+                node.doc.get("data_type")
+            ).startswith(("int", "uint")):
+                # An integer array with a fill value only: xarray masks it (to float), which
+                # is not packing; said, and left (name it in `variables` to migrate it).
+                skipped[node.path] = "CF masking attributes only (no scale_factor/add_offset)"
+        if packed and _time_like(attrs):
+            skipped[node.path] = (
+                f"time-like units {attrs['units']!r}: xarray decodes it to datetimes"
+            )
+            packed = False
+        if packed:
+            plan, new_doc = _plan(node)
+            plan.chunks_verified = _verify(sp, node.path, node.cf_attrs, new_doc, seed)
+            plans.append(plan)
+            new_docs[node.path] = new_doc
+        elif node.v2:
+            if node.kind == "array":
+                _verify(sp, node.path, None, node.doc, seed)
+            new_docs[node.path] = node.doc
     if wanted is not None:
-        missing = wanted - {p.path for p, _, _ in plans} - set(skipped)
+        missing = wanted - {p.path for p in plans} - set(skipped)
         if missing:
             raise MigrationError(f"no such array: {', '.join(sorted(missing))}", None)
-    for plan, doc, new_doc in plans:
-        _verify(sp, plan, doc, new_doc, seed)
     written: list[str] = []
-    if not dry_run and plans:
-        new_docs = {plan.path: new_doc for plan, _, new_doc in plans}
+    if not dry_run and (plans or v2):
         for path, new_doc in new_docs.items():
+            if v2 and path == "" and _get(sp, ".zmetadata") is not None:
+                # The v2 store was consolidated: so is its v3 metadata (inline, in the root).
+                new_doc = {
+                    **new_doc,
+                    "consolidated_metadata": {
+                        "kind": "inline",
+                        "must_understand": False,
+                        "metadata": {p: d for p, d in new_docs.items() if p},
+                    },
+                }
             _set(sp, _key(path, "zarr.json"), new_doc)
             written.append(_key(sp.path, path, "zarr.json"))
-        # Consolidated metadata (v3, inline in a group's zarr.json) that lists a migrated array.
-        for path, kind in nodes:
-            if kind != "group":
+        # v3 consolidated metadata (inline in a group's zarr.json) that lists a migrated array.
+        for node in nodes if not v2 else []:
+            if node.kind != "group":
                 continue
-            gdoc = _read_doc(sp, path)
+            gdoc = _read_doc(sp, node.path)
             meta = (gdoc.get("consolidated_metadata") or {}).get("metadata")
             if not isinstance(meta, dict):
                 continue
             changed = False
             for rel in list(meta):
-                full = _key(path, rel)
+                full = _key(node.path, rel)
                 if full in new_docs:
                     meta[rel] = {**new_docs[full]}
                     changed = True
             if changed:
-                _set(sp, _key(path, "zarr.json"), gdoc)
-                written.append(_key(sp.path, path, "zarr.json"))
-    return MigrationReport(
-        arrays=[p for p, _, _ in plans], skipped=skipped, written=written, dry_run=dry_run
-    )
+                _set(sp, _key(node.path, "zarr.json"), gdoc)
+                written.append(_key(sp.path, node.path, "zarr.json"))
+    return MigrationReport(arrays=plans, skipped=skipped, written=written, dry_run=dry_run)
