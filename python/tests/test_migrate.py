@@ -269,3 +269,27 @@ def test_an_xarray_v2_store_gets_v3_metadata_beside_and_reads_the_same(tmp_path)
     root = json.loads((path / "zarr.json").read_text())
     assert "t" in root["consolidated_metadata"]["metadata"]
     assert zso.migrate(path).written == []
+
+
+def test_a_sharded_cf_attribute_array(tmp_path):
+    # Shards of 2 x 2 inner chunks: the sample regions are whole shards (the stored objects).
+    path = tmp_path / "sharded.zarr"
+    codes = np.arange(-40, 40, dtype=np.int16).reshape(8, 10)
+    arr = zarr.create_array(
+        path,
+        shape=(8, 10),
+        chunks=(2, 5),
+        shards=(4, 10),
+        dtype="int16",
+        fill_value=0,
+        attributes={"scale_factor": 0.5, "add_offset": 100.0, "_FillValue": -40},
+        dimension_names=["y", "x"],
+    )
+    arr[:] = codes
+    want = xr.conventions.decode_cf_variable(
+        "v", xr.Variable(("y", "x"), codes, attrs=dict(arr.attrs))
+    ).values
+    report = zso.migrate(path)
+    assert report.arrays[0].chunks_verified == 2  # the two shards
+    got = zarr.open_array(path)[:]
+    assert _same(got, want) and np.isnan(got[0, 0]) and got[0, 1] == 100.0 - 19.5

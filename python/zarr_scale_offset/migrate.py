@@ -275,7 +275,7 @@ def _codecs_decode(codec_json: list[dict[str, Any]], arr: np.ndarray, data_type:
 def _sample_chunks(old: zarr.Array, seed: int) -> list[tuple[int, ...]]:
     """The chunk grid coordinates to verify: the first, the last, some at random, and the first
     one that is not stored (if any)."""
-    grid = old.cdata_shape
+    grid = [-(-n // c) for n, c in zip(old.shape, _storage_chunks(old), strict=True)]
     every = list(np.ndindex(*grid))
     rng = random.Random(seed)
     picks = [every[0], every[-1], *rng.sample(every, min(RANDOM_CHUNKS, len(every)))]
@@ -288,8 +288,13 @@ def _sample_chunks(old: zarr.Array, seed: int) -> list[tuple[int, ...]]:
     return list(dict.fromkeys(picks))
 
 
+def _storage_chunks(old: zarr.Array) -> tuple[int, ...]:
+    """The shape of the stored objects: the shards of a sharded array, else the chunks."""
+    return old.shards or old.chunks
+
+
 def _region(old: zarr.Array, coords: tuple[int, ...]) -> tuple[slice, ...]:
-    chunks = old.chunks
+    chunks = _storage_chunks(old)
     return tuple(
         slice(c * n, min((c + 1) * n, s)) for c, n, s in zip(coords, chunks, old.shape, strict=True)
     )
