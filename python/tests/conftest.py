@@ -82,12 +82,18 @@ def assert_chunks_equal_in_node(array_dir: Path, arr, tmp_path: Path) -> int:
 
 #: Outcomes of the conformance vectors (test_vectors.py), printed at the end of the run.
 VECTOR_COUNTS: dict[str, dict[str, int]] = {}
+#: Outcomes of the GPU-mode cases (test_gpu_dispatch.py), by backend, printed at the end.
+GPU_COUNTS: dict[str, int] = {}
 
 
 def pytest_terminal_summary(terminalreporter):
+    tr = terminalreporter
+    if GPU_COUNTS:
+        tr.section("GPU mode (stand-in device; CuPy where it finds a device) vs the CPU path")
+        for k, v in sorted(GPU_COUNTS.items()):
+            tr.write_line(f"{k:32} {v}")
     if not VECTOR_COUNTS:
         return
-    tr = terminalreporter
     tr.section("conformance vectors through zarr-python + zarr_scale_offset")
     total: dict[str, int] = {}
     for family, c in sorted(VECTOR_COUNTS.items()):

@@ -36,6 +36,7 @@ from .errors import (
 
 if TYPE_CHECKING:
     from zarr.core.array_spec import ArraySpec
+    from zarr.core.buffer import NDBuffer as AnyNDBuffer
     from zarr.core.dtype.wrapper import ZDType
     from zarr.core.metadata.v3 import ChunkGridMetadata
 
@@ -229,24 +230,27 @@ def _chain_json(jsons: list[str]) -> str:
     return jsons[0] if len(jsons) == 1 else "[" + ",".join(jsons) + "]"
 
 
-class _Pending(NDBuffer):
-    """A chunk that our codecs have been asked to compute but have not computed yet.
+class _Deferred:
+    """What a chunk our codecs have been asked to compute but have not computed yet holds and
+    does, whatever its buffer class: :class:`_Pending` (zarr-python's CPU buffer) and
+    :class:`_OnDevice` (any other, e.g. zarr-python's GPU buffer) add it to their class.
 
     zarr-python hands a chunk to its array->array codecs one at a time, each returning a new
     array: for ``[scale_offset, cast_value]`` that is two passes over memory and one more chunk
     allocated, where the core runs the whole chain in one fused pass. So each of our codecs
-    returns a ``_Pending`` (the input and the steps so far); our next codec adds its step to it,
-    and the first access to the values by anyone else (zarr's ``bytes`` codec, the copy into the
-    output array, a foreign codec) runs all the steps at once: ``_data`` is computed on first
-    read. A chunk-shaped ``NDBuffer`` made from it (``self.__class__(array)``, as its methods do)
-    is an ordinary computed buffer.
+    returns a deferred chunk (the input and the steps so far); our next codec adds its step to
+    it, and the first access to the values by anyone else (zarr's ``bytes`` codec, the copy into
+    the output array, a foreign codec) runs all the steps at once: ``_data`` is computed on first
+    read. A chunk-shaped buffer made from it (``self.__class__(array)``, as the buffer classes'
+    methods do) is an ordinary computed buffer.
 
     Errors are the unfused path's: when the fused run fails, the steps run one by one, so the
     exception (class, message, element) is the one the codecs raise separately.
     """
 
-    _value: np.ndarray | None
-    _source: np.ndarray
+    _value: Any
+    #: The input: a NumPy array (``_Pending``) or a buffer (``_OnDevice``).
+    _source: Any
     #: (codec, spec, bound) in the order the codecs are applied.
     _steps: tuple[tuple[CoreCodec, ArraySpec, _Bound], ...]
     _encode: bool
@@ -257,10 +261,10 @@ class _Pending(NDBuffer):
     @classmethod
     def start(
         cls,
-        source: np.ndarray,
+        source: Any,
         steps: tuple[tuple[CoreCodec, ArraySpec, _Bound], ...],
         encode: bool,
-    ) -> _Pending:
+    ) -> Self:
         p = cls.__new__(cls)
         p._value = None
         p._source = source
@@ -268,7 +272,7 @@ class _Pending(NDBuffer):
         p._encode = encode
         return p
 
-    def then(self, step: tuple[CoreCodec, ArraySpec, _Bound]) -> _Pending:
+    def then(self, step: tuple[CoreCodec, ArraySpec, _Bound]) -> Self:
         return type(self).start(self._source, (*self._steps, step), self._encode)
 
     @property
@@ -276,13 +280,13 @@ class _Pending(NDBuffer):
         return self._value is None
 
     @property
-    def _data(self) -> np.ndarray:  # type: ignore[override]
+    def _data(self) -> Any:
         if self._value is None:
             self._value = self._compute()
         return self._value
 
     @_data.setter
-    def _data(self, value: np.ndarray) -> None:
+    def _data(self, value: Any) -> None:
         self._value = value
 
     @property
@@ -296,21 +300,50 @@ class _Pending(NDBuffer):
     def shape(self) -> tuple[int, ...]:
         return self._source.shape if self._value is None else self._value.shape
 
-    def _same(self, source: np.ndarray) -> _Pending:
+    def _same(self, source: Any) -> Self:
         return type(self).start(source, self._steps, self._encode)
 
     def __getitem__(self, key: Any) -> Self:
         # A selection of every element (zarr-python selects the whole chunk before copying it
         # into the output) stays pending, so the output can receive the values directly.
         if self._value is None and _covers(key, self._source.shape):
-            return self._same(self._source[key])  # type: ignore[return-value]
-        return super().__getitem__(key)
+            return self._same(self._source[key])
+        return super().__getitem__(key)  # type: ignore[misc]
 
     def squeeze(self, axis: tuple[int, ...]) -> Self:
         if self._value is None:
             shape = tuple(n for i, n in enumerate(self._source.shape) if i not in axis)
-            return self._same(self._source.reshape(shape))  # type: ignore[return-value]
-        return super().squeeze(axis)
+            return self._same(self._source.reshape(shape))
+        return super().squeeze(axis)  # type: ignore[misc]
+
+    def _compute(self) -> Any:
+        raise NotImplementedError
+
+    def _host(self, src: np.ndarray, dest: np.ndarray | None = None) -> np.ndarray:
+        """The steps run over the host array ``src``, into ``dest`` when given (as ``_run``)."""
+        if len(self._steps) == 1:
+            return _apply(self._steps[0][2], src, self._encode, dest)
+        # The chain in the array's order, bound to the data type and fill value of its first
+        # codec (the steps of a decode run last codec first).
+        steps = self._steps if self._encode else self._steps[::-1]
+        first_codec, first_spec, _ = steps[0]
+        fused = first_codec._bound(first_spec, _chain_json([c._json for c, _, _ in steps]))
+        try:
+            return _apply(fused, src, self._encode, dest)
+        except ZarrScaleOffsetError:
+            pass
+        arr = src
+        for _, _, b in self._steps:
+            arr = _apply(b, arr, self._encode)
+        raise AssertionError("the fused chain failed where its codecs one by one did not")
+
+
+class _Pending(_Deferred, NDBuffer):
+    """A deferred chunk (:class:`_Deferred`) of zarr-python's CPU buffer class: the input is a
+    NumPy array, and the output goes into this thread's reusable buffer, or straight into a
+    read's output (``compute_into``, from ``pipeline.CodecPipeline``)."""
+
+    _source: np.ndarray
 
     def compute_into(self, dest: np.ndarray) -> bool:
         """Computes the pending steps straight into ``dest`` (an output array's region) when
@@ -326,25 +359,78 @@ class _Pending(NDBuffer):
             or not core_layout(dest.dtype)
         ):
             return False
-        self._value = self._compute(dest)
+        self._value = self._host(self._source, dest)
         return True
 
-    def _compute(self, dest: np.ndarray | None = None) -> np.ndarray:
-        if len(self._steps) == 1:
-            return _apply(self._steps[0][2], self._source, self._encode, dest)
-        # The chain in the array's order, bound to the data type and fill value of its first
-        # codec (the steps of a decode run last codec first).
-        steps = self._steps if self._encode else self._steps[::-1]
-        first_codec, first_spec, _ = steps[0]
-        fused = first_codec._bound(first_spec, _chain_json([c._json for c, _, _ in steps]))
-        try:
-            return _apply(fused, self._source, self._encode, dest)
-        except ZarrScaleOffsetError:
-            pass
-        arr = self._source
-        for _, _, b in self._steps:
-            arr = _apply(b, arr, self._encode)
-        raise AssertionError("the fused chain failed where its codecs one by one did not")
+    def _compute(self) -> np.ndarray:
+        return self._host(self._source)
+
+
+class _OnDevice(_Deferred):
+    """A deferred chunk of a buffer class other than zarr-python's CPU one: zarr-python's GPU
+    buffer (``zarr.config.enable_gpu()``, CuPy arrays) or any other. The core runs on the host,
+    so computing it copies the input to the host once, through the input buffer's own
+    ``as_numpy_array()`` (CuPy's explicit ``asnumpy``), runs the steps (fused, as on the CPU
+    path, with the same errors) into a fresh host array, and copies the result back once,
+    through the class's own ``from_numpy_array()`` (``cupy.asarray``): one copy each way per
+    chunk, for one codec or a chain. These are the two conversions zarr-python's buffer classes
+    define for host memory, and the ones zarr-python's own host-only codecs (gzip, zstd, blosc)
+    go through; nothing here knows CuPy.
+
+    Never used for zarr-python's CPU buffer class (that is :class:`_Pending`). Each buffer
+    class gets its subclass of this and of itself (:func:`_on_device_class`), so that what our
+    codecs return is of the class zarr-python asked for (``chunk_spec.prototype.nd_buffer``),
+    deferred or not; its computed array is the class's own (a CuPy array for the GPU class).
+    """
+
+    #: The buffer class this one defers for (the prototype's ``nd_buffer``).
+    _base: ClassVar[type[AnyNDBuffer]]
+    #: The input: a buffer (of any class: its ``as_numpy_array`` gives the host copy).
+    _source: AnyNDBuffer
+
+    def __init__(self, array: Any) -> None:
+        # A computed buffer, made as the class makes one (its conversion of `array`, if any;
+        # it assigns `_data`, which sets `_value`).
+        self._value = None
+        self._base.__init__(self, array)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (self._base, (self._data,))
+
+    def _compute(self) -> Any:
+        host = self._source.as_numpy_array()  # the one copy to the host
+        out_dtype = self.dtype
+        # A fresh host array, never the thread's reused one: the copy back may still be reading
+        # it after `from_numpy_array` returns (an asynchronous copy). Where the core's layout is
+        # not NumPy's (int2/int4, big-endian) the conversion after the kernel makes a new array.
+        dest = np.empty(host.shape, out_dtype) if core_layout(out_dtype) else None
+        out = self._host(host, dest)
+        return self._base.from_numpy_array(out).as_ndarray_like()  # the one copy back
+
+
+@functools.cache
+def _on_device_class(base: type[AnyNDBuffer]) -> type[_OnDevice]:
+    """The deferred-chunk class of the buffer class ``base`` (a subclass of both)."""
+    return type(
+        f"_OnDevice[{base.__module__}.{base.__qualname__}]",
+        (_OnDevice, base),
+        {"_base": base, "__module__": __name__},
+    )
+
+
+def _step_elsewhere(
+    chunk_array: AnyNDBuffer,
+    nd_buffer: type[AnyNDBuffer],
+    step: tuple[CoreCodec, ArraySpec, _Bound],
+    encode: bool,
+) -> AnyNDBuffer:
+    """``CoreCodec._step`` for a buffer class other than zarr-python's CPU one (see
+    :class:`_OnDevice`): the chunk stays in its class and on its device until the values are
+    read; then one copy to the host, the core, one copy back."""
+    cls = _on_device_class(nd_buffer)
+    if isinstance(chunk_array, cls) and chunk_array.pending and chunk_array._encode == encode:
+        return chunk_array.then(step)
+    return cls.start(chunk_array, (step,), encode)
 
 
 def _apply(b: _Bound, arr: np.ndarray, encode: bool, dest: np.ndarray | None = None) -> np.ndarray:
@@ -451,11 +537,10 @@ class CoreCodec(ArrayArrayCodec):
 
     def _step(self, chunk_array: NDBuffer, chunk_spec: ArraySpec, encode: bool) -> NDBuffer:
         step = (self, chunk_spec, self._bound(chunk_spec))
-        if chunk_spec.prototype.nd_buffer is not NDBuffer:
-            # Another buffer class (a GPU one): computed now, in its own class.
-            arr = np.asarray(chunk_array.as_ndarray_like())
-            out = _apply(step[2], arr, encode)
-            return chunk_spec.prototype.nd_buffer.from_ndarray_like(out)
+        nd_buffer = chunk_spec.prototype.nd_buffer
+        if nd_buffer is not NDBuffer:
+            # Another buffer class (zarr-python's GPU one, CuPy arrays): see _OnDevice.
+            return _step_elsewhere(chunk_array, nd_buffer, step, encode)
         if (
             isinstance(chunk_array, _Pending)
             and chunk_array.pending

@@ -330,7 +330,9 @@ def _read_ignoring_upper_bits() -> None:
         zdtype = chunk_spec.dtype  # type: ignore[attr-defined]
         if isinstance(zdtype, _Base) and zdtype._facts.bits < 8:
             f = zdtype._facts
-            arr = np.asarray(out.as_ndarray_like())
+            # The array's own methods and operators only, so a device array (zarr-python's GPU
+            # mode: CuPy, which refuses `np.asarray`) is masked where it is, with no copy.
+            arr = out.as_ndarray_like()
             codes = arr.view(np.uint8)
             if (codes >> f.bits).any():
                 masked = (codes & np.uint8(f.mask)).view(arr.dtype)
