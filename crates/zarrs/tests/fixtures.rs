@@ -67,4 +67,3 @@ fn a_store_migrated_from_cf_attributes() {
     let at = (5 * 12 + 7) * 8;
     assert_eq!(got[at..at + 8], 273.15f64.to_le_bytes());
 }
-
