@@ -293,3 +293,38 @@ def test_a_sharded_cf_attribute_array(tmp_path):
     assert report.arrays[0].chunks_verified == 2  # the two shards
     got = zarr.open_array(path)[:]
     assert _same(got, want) and np.isnan(got[0, 0]) and got[0, 1] == 100.0 - 19.5
+
+
+def test_an_icechunk_repository_one_metadata_only_commit(tmp_path):
+    icechunk = pytest.importorskip("icechunk", reason="icechunk is in requirements-dev.txt")
+    repo = icechunk.Repository.create(icechunk.local_filesystem_storage(str(tmp_path / "repo")))
+    session = repo.writable_session("main")
+    rng = np.random.default_rng(31)
+    t = np.round(rng.uniform(250, 320, (6, 8)), 2)
+    t[0, 0] = np.nan
+    t[4:6, 4:8] = 273.15  # code 0: not stored
+    ds = xr.Dataset({"t": (("y", "x"), t, {"units": "K"})})
+    enc = {"dtype": "int16", "scale_factor": 0.01, "add_offset": 273.15, "_FillValue": -32768}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ds.to_zarr(
+            session.store,
+            zarr_format=3,
+            consolidated=False,
+            encoding={"t": {**enc, "chunks": (2, 4)}},
+        )
+    session.commit("CF attributes, as xarray writes them")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = xr.open_zarr(repo.readonly_session("main").store, consolidated=False).t.values
+    dry = zso.migrate(repo.writable_session("main"), dry_run=True)
+    assert dry.commit is None and len(dry.arrays) == 1
+    session = repo.writable_session("main")
+    report = zso.migrate(session)
+    assert report.commit is not None
+    # The commit changed the array's metadata and no chunk.
+    diff = repo.diff(from_snapshot_id=list(repo.ancestry(branch="main"))[1].id, to_branch="main")
+    assert set(diff.updated_arrays) == {"/t"} and not diff.updated_chunks
+    got = zarr.open_array(repo.readonly_session("main").store, path="t")[:]
+    assert _same(got, want) and got[5, 7] == 273.15
+    assert zso.migrate(repo.writable_session("main")).commit is None  # nothing left to do

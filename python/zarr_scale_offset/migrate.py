@@ -95,6 +95,8 @@ class MigrationReport:
     #: The metadata documents written (store keys); empty for a dry run or nothing to do.
     written: list[str]
     dry_run: bool
+    #: The Icechunk snapshot id of the commit, where an Icechunk session was migrated.
+    commit: str | None = None
 
     def __str__(self) -> str:
         head = "dry run: would migrate" if self.dry_run else "migrated"
@@ -363,10 +365,14 @@ def migrate(
     variables: Iterable[str] | None = None,
     dry_run: bool = False,
     seed: int = 0,
+    message: str = "zarr-scale-offset migrate: CF packing attributes to codecs",
 ) -> MigrationReport:
     """Migrates the CF-packed arrays of the Zarr store ``store`` (v3, or v2 which gets v3
     metadata beside its own; a path, URL, zarr Store or StorePath; a group or one array) to
     codec form, in place; returns what it did.
+
+    An Icechunk writable session (``repo.writable_session("main")``) is migrated through its
+    store and committed once with ``message``: a commit that changes array metadata only.
 
     ``variables``: the array paths to migrate (default: every array with ``scale_factor``,
     ``add_offset`` or ``_Unsigned`` in its attributes). ``dry_run``: plan and verify, write
@@ -375,6 +381,10 @@ def migrate(
     Raises :class:`MigrationError` (nothing written) where the new form would not read back what
     ``decode_cf`` of the old form gives.
     """
+    # An Icechunk writable session: its store, then one commit of the metadata changes.
+    session = store if hasattr(store, "commit") and hasattr(store, "store") else None
+    if session is not None:
+        store = session.store
     sp = sync(make_store_path(store, mode="r" if dry_run else "r+"))
     nodes, v2 = _scan(sp)
     wanted = None if variables is None else {v.strip("/") for v in variables}
@@ -443,4 +453,9 @@ def migrate(
             if changed:
                 _set(sp, _key(node.path, "zarr.json"), gdoc)
                 written.append(_key(sp.path, node.path, "zarr.json"))
-    return MigrationReport(arrays=plans, skipped=skipped, written=written, dry_run=dry_run)
+    commit = None
+    if session is not None and written:
+        commit = session.commit(message)
+    return MigrationReport(
+        arrays=plans, skipped=skipped, written=written, dry_run=dry_run, commit=commit
+    )
