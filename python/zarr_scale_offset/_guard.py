@@ -5,7 +5,8 @@ zarr-python's ``TypeError: Unsupported target dtype`` at the first chunk; and so
 ``cast_value`` when zarr-python's own cannot run at all (its backend, the ``cast-value-rs``
 package, missing or too old: this package depends on it through ``zarr[cast-value-rs]``, so
 only an environment that removed it gets there), where zarr-python's ``ImportError`` names
-only the package.
+only the package. And ``cast_value`` hands cast-value-rs an aligned copy of a chunk whose buffer
+is not aligned for its type (it panics on those).
 
 Selected through zarr's own registry and config (``codecs.cast_value`` / ``codecs.scale_offset``)
 when this package is imported and the config names no implementation; nothing of zarr-python is
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import zarr.codecs.cast_value as _zarr_cast_value
 from zarr.codecs.cast_value import CastValue as _ZarrCastValue
 from zarr.codecs.scale_offset import ScaleOffset as _ZarrScaleOffset
@@ -88,6 +90,15 @@ class ZarrCastValue(_Guard, _ZarrCastValue):
                 "call zarr_scale_offset.use_everywhere() to use zarr-scale-offset's cast_value"
             )
         super().validate(shape=shape, dtype=dtype, chunk_grid=chunk_grid)
+
+    def _do_cast(self, arr: Any, **kw: Any) -> Any:
+        # cast-value-rs 0.5.1 panics (pyo3's PanicException, a BaseException) on an array whose
+        # buffer is not aligned for its type: what a store gives that returns slices of a larger
+        # buffer (an obstore MemoryStore behind a VirtualiZarr ManifestStore, a netCDF4 variable
+        # at an odd file offset). An aligned copy instead (docs/UPSTREAM.md).
+        if isinstance(arr, np.ndarray) and not arr.flags.aligned:
+            arr = arr.copy()
+        return super()._do_cast(arr, **kw)  # type: ignore[misc]
 
 
 class ZarrScaleOffset(_Guard, _ZarrScaleOffset):
