@@ -36,21 +36,26 @@ def _same(a: np.ndarray, b: np.ndarray) -> bool:
     return bool(np.array_equal(a, b))
 
 
-def _report(capsys, what: str, counts: Counter, n: int, first: list) -> None:
+def _report(
+    capsys,
+    what: str,
+    counts: Counter,
+    n: int,
+    first: list,
+    min_equal: int | None = None,
+    min_coded: int | None = None,
+) -> None:
+    """Prints the counts; fails on any different case, and where an outcome is rarer than its
+    minimum (by default a fifth equal, a twentieth coded errors): a vacuous run."""
     with capsys.disabled():
         print(
             f"\n{what}: {n} cases, {counts['equal']} equal, {counts['coded']} coded errors, "
             f"{counts['different']} different"
         )
-    if counts["different"]:
-        import os
-
-        if os.environ.get("DUMP"):
-            for f in first:
-                print("DIFF", f)
     assert counts["different"] == 0, first[:5]
-    # Neither outcome may be vacuous.
-    assert counts["equal"] > n // 5 and counts["coded"] > n // 20, counts
+    min_equal = n // 5 if min_equal is None else min_equal
+    min_coded = n // 20 if min_coded is None else min_coded
+    assert counts["equal"] >= min_equal and counts["coded"] >= min_coded, counts
 
 
 # --- from_cf against xarray.decode_cf ----------------------------------------------------------
@@ -312,16 +317,5 @@ def test_property_every_input_dtype_is_right_or_a_coded_error(capsys):
                 except Exception as e:
                     counts["different"] += 1
                     first.append((codec, str(arr.dtype), target, repr(e)))
-    with capsys.disabled():
-        print(
-            f"\nhostile input dtypes: {n} cases, {counts['equal']} equal, "
-            f"{counts['coded']} coded errors, {counts['different']} different"
-        )
-    if counts["different"]:
-        import os
-
-        if os.environ.get("DUMP"):
-            for f in first:
-                print("DIFF", f)
-    assert counts["different"] == 0, first[:5]
-    assert counts["equal"] >= 26 and counts["coded"] > n // 2
+    # Decoded only where the array holds the encoded type: 26 targets x 2 codecs and more.
+    _report(capsys, "hostile input dtypes", counts, n, first, min_equal=26, min_coded=n // 2)

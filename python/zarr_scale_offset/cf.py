@@ -148,6 +148,13 @@ def _decoded(name: Any, v: Any) -> Any:
     taken for them."""
     if _SCALING & set(v.encoding) or not _SCALING & set(v.attrs):
         return v
+    return decode_cf_packing(name, v)
+
+
+def decode_cf_packing(name: Any, v: Any) -> Any:
+    """``v`` (an ``xarray.Variable`` of packed values and their CF attributes) decoded by
+    xarray's own ``decode_cf_variable``, CF masking and scaling only (no times, characters or
+    byte order): the oracle every codec form of this package is held to."""
     import xarray as xr
 
     # (A shallow copy: xarray's coders pop attributes from the variable they are given.)

@@ -44,7 +44,7 @@ from zarr.core.sync import sync
 from zarr.storage import MemoryStore, StorePath
 from zarr.storage._common import make_store_path
 
-from .cf import CF_KEYS, from_cf
+from .cf import CF_KEYS, decode_cf_packing, from_cf
 from .errors import InvalidMetadataError, ZarrScaleOffsetError
 
 __all__ = ["ArrayPlan", "MigrationError", "MigrationReport", "migrate"]
@@ -338,16 +338,7 @@ def _verify(sp: StorePath, path: str, cf_attrs: dict | None, new_doc: dict, seed
         want = np.asarray(old[region])
         if cf_attrs is not None:
             var = xr.Variable(dims, want, attrs=dict(cf_attrs))
-            want = xr.conventions.decode_cf_variable(
-                "v",
-                var,
-                concat_characters=False,
-                mask_and_scale=True,
-                decode_times=False,
-                decode_endianness=False,
-                stack_char_dim=False,
-                decode_timedelta=False,
-            ).values
+            want = decode_cf_packing("v", var).values
         got = np.asarray(new[region])
         if not _same(got, np.asarray(want)):
             raise MigrationError(
