@@ -16,34 +16,17 @@
 
 mod common;
 
+use common::memory_array as array;
+
 use std::process::Command;
-use std::sync::Arc;
 
 use zarrs::array::{
     data_type, Array, ArrayBytes, ArraySubset, ArrayToArrayCodecTraits, CodecOptions, FillValue,
 };
 use zarrs::metadata::v3::MetadataV3;
-use zarrs::metadata::ArrayMetadata;
 use zarrs::storage::store::MemoryStore;
 use zarrs::storage::{ReadableStorageTraits, StoreKey, WritableStorageTraits};
 use zarrs_scale_offset::ScaleOffsetCodec;
-
-/// An array of `shape` in chunks of `chunk` in a fresh memory store, from its zarr.json.
-fn array(
-    data_type: &str,
-    fill: &str,
-    shape: &[u64],
-    chunk: &[u64],
-    codecs: &str,
-) -> Array<MemoryStore> {
-    let json = format!(
-        r#"{{"zarr_format": 3, "node_type": "array", "shape": {shape:?}, "data_type": "{data_type}",
-        "chunk_grid": {{"name": "regular", "configuration": {{"chunk_shape": {chunk:?}}}}},
-        "chunk_key_encoding": {{"name": "default"}}, "fill_value": {fill}, "codecs": {codecs}}}"#
-    );
-    let metadata: ArrayMetadata = serde_json::from_str(&json).unwrap();
-    Array::new_with_metadata(Arc::new(MemoryStore::new()), "/", metadata).unwrap()
-}
 
 fn subset(ranges: &[std::ops::Range<u64>]) -> ArraySubset {
     ArraySubset::new_with_ranges(ranges)

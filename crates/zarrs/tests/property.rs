@@ -50,6 +50,8 @@
 //!   `zarrs_reads_float8_6_4_fill_values_the_core_refuses` (a pinned silent difference).
 #![allow(clippy::restriction)]
 
+mod common;
+
 use std::fmt::Write as _;
 use std::ops::Range;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -151,32 +153,7 @@ struct Layout {
 }
 
 fn layout(name: &str) -> Layout {
-    fn never(_: u64) -> bool {
-        false
-    }
-    let (size, bits, is_nan): (usize, u32, fn(u64) -> bool) = match name {
-        "float64" => (8, 64, |b| {
-            b & 0x7ff0_0000_0000_0000 == 0x7ff0_0000_0000_0000 && b & 0x000f_ffff_ffff_ffff != 0
-        }),
-        "float32" => (4, 32, |b| {
-            b & 0x7f80_0000 == 0x7f80_0000 && b & 0x007f_ffff != 0
-        }),
-        "float16" => (2, 16, |b| b & 0x7c00 == 0x7c00 && b & 0x03ff != 0),
-        "bfloat16" => (2, 16, |b| b & 0x7f80 == 0x7f80 && b & 0x007f != 0),
-        "float8_e4m3" => (1, 8, |b| b & 0x78 == 0x78 && b & 0x07 != 0),
-        "float8_e5m2" => (1, 8, |b| b & 0x7c == 0x7c && b & 0x03 != 0),
-        "float8_e3m4" => (1, 8, |b| b & 0x70 == 0x70 && b & 0x0f != 0),
-        "float8_e4m3fnuz" | "float8_e5m2fnuz" | "float8_e4m3b11fnuz" => (1, 8, |b| b == 0x80),
-        "float8_e8m0fnu" => (1, 8, |b| b == 0xff),
-        "float6_e2m3fn" | "float6_e3m2fn" => (1, 6, never),
-        "float4_e2m1fn" | "int4" | "uint4" => (1, 4, never),
-        "int2" | "uint2" => (1, 2, never),
-        "int8" | "uint8" => (1, 8, never),
-        "int16" | "uint16" => (2, 16, never),
-        "int32" | "uint32" => (4, 32, never),
-        "int64" | "uint64" => (8, 64, never),
-        other => panic!("data type {other}"),
-    };
+    let (size, bits, is_nan) = common::layout(name);
     Layout {
         size,
         bits,
