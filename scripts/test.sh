@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # scripts/test.sh (`npm test`): every test, in order, each step under a banner:
-#   1 setup (installs what is missing)   2 cargo fmt --check   3 cargo clippy -D warnings
+#   1 setup (installs what is missing)   1a release files: one version (scripts/version.mjs
+#   --check), actionlint over .github/workflows   2 cargo fmt --check   3 cargo clippy -D warnings
 #   4 native cargo test   4a the kernel tests again without the AVX2 twins   4b the Rust library from outside (scripts/outside-crate.sh: no wasm
 #   crate in the host build, cargo doc with rustdoc lints denied, a crate outside the workspace
 #   that uses only the public API)   5 wasm-pack test --node   6 the same, release, --lib (simd128 kernels)
 #   7 wasm-pack test --headless --chrome   8 the zarrs plugin (crates/zarrs, a workspace of its own):
 #   cargo fmt --check, clippy -D warnings, cargo test (writes the zarrs-made stores to
 #   $ZARRS_STORES_DIR)   8b the zarrs plugin from outside (scripts/zarrs-outside.sh)
-#   9 npm run build   10 node --test tests/js/ (built package; reads the zarrs-made stores)
+#   9 npm run build   9a what would be published (scripts/package-check.sh: cargo package of
+#   the core and root crates, verified, and of the zarrs plugin, unverified; npm pack contents)
+#   10 node --test tests/js/ (built package; reads the zarrs-made stores)
 #   11 the Python engine (scripts/python-test.sh: maturin wheel, ruff, pytest; its tests decode
 #   chunks with the built dist/ in Node; then the workflow tests again in a new venv holding
 #   only the wheel, its declared dependencies, xarray and dask, on the oldest CPython >= 3.12)
@@ -80,6 +83,12 @@ run() {
 }
 
 step "setup (installs only what is missing)" bash scripts/setup.sh || finish
+# The one version (root Cargo.toml) repeated everywhere else, and the workflows linted: cheap
+# (~1 s), so first. tests/js/version.test.mjs (step node --test) tests the check itself.
+release_files() {
+  node scripts/version.mjs --check && .venv/bin/actionlint && echo "actionlint: .github/workflows clean"
+}
+run "release files: one version (scripts/version.mjs --check), actionlint" release_files
 run "cargo fmt --all --check" cargo fmt --all --check
 run "cargo clippy --workspace --all-targets -- -D warnings" cargo clippy --workspace --all-targets --locked -- -D warnings
 run "native cargo test (both crates)" cargo test --workspace --locked
@@ -123,15 +132,21 @@ cross_engine_matrix() {
     .venv/bin/python tests/matrix/run.py "$target/debug/examples/matrix"
 }
 if run "npm run build" npm run build; then
+  # --no-verify-zarrs: building zarrs for the plugin's package takes minutes (the release
+  # workflow verifies it); --allow-dirty: a working tree with uncommitted changes is tested too.
+  run "what would be published: cargo package (3 crates), npm pack (scripts/package-check.sh)" \
+    bash scripts/package-check.sh --allow-dirty --no-verify-zarrs
   run "node --test tests/js/ (built package: API, conformance, package, demo page)" node --test tests/js/
   run "Python engine: maturin wheel, ruff, pytest python/tests" bash scripts/python-test.sh
   run "cross-engine matrix: 4 writers x 4 readers (tests/matrix/run.py)" cross_engine_matrix
 else
-  summary+=("  SKIPPED step $((n + 1)): node --test tests/js/ (the build failed)")
-  failed+=("$((n + 1)): node --test (not run: build failed)")
-  summary+=("  SKIPPED step $((n + 2)): Python engine (the build failed)")
-  failed+=("$((n + 2)): Python engine (not run: build failed)")
-  summary+=("  SKIPPED step $((n + 3)): cross-engine matrix (the build failed)")
-  failed+=("$((n + 3)): cross-engine matrix (not run: build failed)")
+  summary+=("  SKIPPED step $((n + 1)): package-check (the build failed)")
+  failed+=("$((n + 1)): package-check (not run: build failed)")
+  summary+=("  SKIPPED step $((n + 2)): node --test tests/js/ (the build failed)")
+  failed+=("$((n + 2)): node --test (not run: build failed)")
+  summary+=("  SKIPPED step $((n + 3)): Python engine (the build failed)")
+  failed+=("$((n + 3)): Python engine (not run: build failed)")
+  summary+=("  SKIPPED step $((n + 4)): cross-engine matrix (the build failed)")
+  failed+=("$((n + 4)): cross-engine matrix (not run: build failed)")
 fi
 finish
