@@ -147,21 +147,7 @@ ROWS = [
 def _in_memory_icechunk(vds: xr.Dataset, directory: Path):
     """``vds`` written to an in-memory Icechunk repository whose virtual chunks are the files
     of ``directory``; its read-only store."""
-    prefix = f"file://{directory.resolve()}/"
-    config = icechunk.RepositoryConfig.default()
-    config.set_virtual_chunk_container(
-        icechunk.VirtualChunkContainer(prefix, icechunk.local_filesystem_store(str(directory)))
-    )
-    repo = icechunk.Repository.create(
-        icechunk.in_memory_storage(),
-        config,
-        authorize_virtual_chunk_access=icechunk.containers_credentials(
-            {prefix: icechunk.credentials.LocalFileSystemAccess}
-        ),
-    )
-    session = repo.writable_session("main")
-    vds.vz.to_icechunk(session.store)
-    session.commit("virtual references")
+    repo = _icechunk(directory, vds, storage=icechunk.in_memory_storage())
     return repo.readonly_session("main").store
 
 
@@ -468,14 +454,18 @@ def test_files_packed_alike_concatenate_and_read_as_open_dataset(tmp_path):
 # Icechunk and kerchunk, read by a fresh process.
 
 
-def _icechunk(tmp_path: Path, vds: xr.Dataset, name: str = "repo") -> icechunk.Repository:
+def _icechunk(
+    tmp_path: Path, vds: xr.Dataset, name: str = "repo", storage=None
+) -> icechunk.Repository:
+    """``vds`` committed to an Icechunk repository (on disk under ``tmp_path / name``, or in
+    ``storage``) whose virtual chunks are the files of ``tmp_path``."""
     prefix = f"file://{tmp_path.resolve()}/"
     config = icechunk.RepositoryConfig.default()
     config.set_virtual_chunk_container(
         icechunk.VirtualChunkContainer(prefix, icechunk.local_filesystem_store(str(tmp_path)))
     )
     repo = icechunk.Repository.create(
-        icechunk.local_filesystem_storage(str(tmp_path / name)),
+        storage or icechunk.local_filesystem_storage(str(tmp_path / name)),
         config,
         authorize_virtual_chunk_access=icechunk.containers_credentials(
             {prefix: icechunk.credentials.LocalFileSystemAccess}

@@ -13,13 +13,11 @@
 mod common;
 
 use std::num::NonZeroU64;
-use std::sync::Arc;
 
 use zarrs::array::{
     data_type, Array, ArrayBytes, ArraySubset, ArrayToArrayCodecTraits, CodecOptions, FillValue,
 };
 use zarrs::metadata::v3::MetadataV3;
-use zarrs::metadata::ArrayMetadata;
 use zarrs::storage::store::MemoryStore;
 use zarrs::storage::{ReadableStorageTraits, StoreKey, WritableStorageTraits};
 use zarrs_scale_offset::ScaleOffsetCodec;
@@ -39,7 +37,7 @@ const I8_CODECS: &str = r#"[
     {"name": "bytes"}]"#;
 
 /// An array of `shape` in chunks of `chunk` in a fresh memory store, from its zarr.json (the
-/// plugin's codecs come from zarrs' registry, as for `Array::open`).
+/// plugin's codecs come from zarrs' registry, as for `Array::open`), its metadata stored.
 fn array(
     data_type: &str,
     fill: &str,
@@ -47,13 +45,7 @@ fn array(
     chunk: &[u64],
     codecs: &str,
 ) -> Array<MemoryStore> {
-    let json = format!(
-        r#"{{"zarr_format": 3, "node_type": "array", "shape": {shape:?}, "data_type": "{data_type}",
-        "chunk_grid": {{"name": "regular", "configuration": {{"chunk_shape": {chunk:?}}}}},
-        "chunk_key_encoding": {{"name": "default"}}, "fill_value": {fill}, "codecs": {codecs}}}"#
-    );
-    let metadata: ArrayMetadata = serde_json::from_str(&json).unwrap();
-    let array = Array::new_with_metadata(Arc::new(MemoryStore::new()), "/", metadata).unwrap();
+    let array = common::memory_array(data_type, fill, shape, chunk, codecs);
     array.store_metadata().unwrap();
     array
 }
