@@ -222,10 +222,6 @@ def _time_like(attrs: Mapping[str, Any]) -> bool:
     return isinstance(units, str) and " since " in units
 
 
-def _fill_json(zdtype: Any, value: Any) -> Any:
-    return zdtype.to_json_scalar(value, zarr_format=3)
-
-
 def _plan(node: _Node) -> tuple[ArrayPlan, dict[str, Any]]:
     """The plan and the new zarr.json of one packed array (nothing verified yet)."""
     path, doc = node.path, node.doc
@@ -253,7 +249,9 @@ def _plan(node: _Node) -> tuple[ArrayPlan, dict[str, Any]]:
     new_zdtype = zarr.core.dtype.get_data_type_from_json(cf.data_type, zarr_format=3)
     new_doc = dict(doc)
     new_doc["data_type"] = cf.data_type
-    new_doc["fill_value"] = _fill_json(new_zdtype, new_zdtype.cast_scalar(new_fill))
+    new_doc["fill_value"] = new_zdtype.to_json_scalar(
+        new_zdtype.cast_scalar(new_fill), zarr_format=3
+    )
     new_doc["codecs"] = [*new_codecs, *doc.get("codecs", [])]
     attrs = doc.get("attributes") or {}
     new_doc["attributes"] = {k: v for k, v in attrs.items() if k not in packing}

@@ -185,7 +185,6 @@ impl ScaleOffsetCodec {
         to: CoreType,
         f: impl FnOnce(&[u8], &mut [u8]) -> zarr_scale_offset::Result<()>,
     ) -> Result<ArrayBytes<'a>, CodecError> {
-        let too_large = || CodecError::Other(format!("{}: the chunk is too large", self.name));
         bytes.validate(n, from)?;
         let input = bytes.into_fixed()?;
         let from_size = core_type(from)?.size();
@@ -193,7 +192,7 @@ impl ScaleOffsetCodec {
         let len = usize::try_from(n)
             .ok()
             .and_then(|n| n.checked_mul(to.size()))
-            .ok_or_else(too_large)?;
+            .ok_or_else(|| self.too_large())?;
         let mut out = Vec::new();
         out.try_reserve_exact(len).map_err(|_| {
             CodecError::Other(format!(
@@ -206,12 +205,17 @@ impl ScaleOffsetCodec {
         Ok(ArrayBytes::from(le_to_ne(out, to.size())))
     }
 
+    /// The error of a chunk whose element or byte count does not fit.
+    fn too_large(&self) -> CodecError {
+        CodecError::Other(format!("{}: the chunk is too large", self.name))
+    }
+
     /// The number of elements of a chunk of `shape`.
     fn elements(&self, shape: &[NonZeroU64]) -> Result<u64, CodecError> {
         shape
             .iter()
             .try_fold(1u64, |n, d| n.checked_mul(d.get()))
-            .ok_or_else(|| CodecError::Other(format!("{}: the chunk is too large", self.name)))
+            .ok_or_else(|| self.too_large())
     }
 
     /// Decodes `n` elements of `b`'s encoded data type (a whole chunk or any subset of one: the
