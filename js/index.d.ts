@@ -525,8 +525,13 @@ export interface ValidationResult {
  */
 export function validate(metadata: unknown, dataType?: DataType | (string & {})): ValidationResult;
 
-/** A CF attribute value: a number, or a typed netCDF attribute `{value, dtype}`. */
-export type CfAttribute = number | bigint | { value: number | bigint; dtype: 'float16' | 'float32' | 'float64' | DataTypeName };
+/**
+ * A CF attribute value: a number (a Python float if written with a fraction or exponent, else a
+ * Python int, as xarray reads JSON), a one-element list (a netCDF attribute read as a list or
+ * array, NumPy type `object`), or a typed attribute `{value, dtype}` (a netCDF attribute or NumPy
+ * scalar of that type).
+ */
+export type CfAttribute = number | bigint | readonly [number | bigint] | { value: number | bigint; dtype: DataTypeName };
 
 /** netCDF/CF packing attributes. */
 export interface CfAttributes {
@@ -554,7 +559,9 @@ export interface CfArrayParts {
 /**
  * From CF packing attributes of data packed as `packedDataType`, the Zarr `data_type`,
  * `fill_value` and codecs list (`[cf.scale_offset, cast_value, bytes]`) whose decode equals
- * `xarray.decode_cf` bit for bit, following xarray's choice of float32 or float64.
+ * `xarray.decode_cf` bit for bit, with xarray's decoded type: float32 or float64 in general,
+ * the type of a `scale_factor` given alone (an integer `scale_factor` gives an integer type),
+ * the packed type when there is nothing to unpack.
  * `options.attributeDataType` says untyped scale/offset numbers were netCDF float32/float64
  * attributes (JSON numbers are otherwise read as Python floats/ints, as xarray sees them).
  * An integer in the result that no `number` equals (an int64/uint64 fill value such as netCDF's

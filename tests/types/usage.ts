@@ -23,6 +23,8 @@ import {
   type ZarrScaleOffsetError,
   type ZarrTypedArray,
   decodeInto,
+  fromCF,
+  type CfArrayParts,
 } from 'zarr-scale-offset';
 
 export async function usage(): Promise<void> {
@@ -187,4 +189,14 @@ export async function usage(): Promise<void> {
 export function inlineLiteral(b: Uint8Array): Float64Array {
   // An inline object literal keeps its data_type literal (const type parameter).
   return decodeChunk({ zarr_format: 3, node_type: 'array', data_type: 'float64', codecs: ['bytes'] }, b);
+}
+
+export function cfAttributes(): CfArrayParts[] {
+  // The attribute forms of CfAttribute: numbers, one-element lists (netCDF array attributes),
+  // typed attributes; a two-element list is not one.
+  const list: CfArrayParts = fromCF({ scale_factor: [0.5], add_offset: 1 }, 'int16');
+  const typed: CfArrayParts = fromCF({ scale_factor: { value: 0.01, dtype: 'float32' }, add_offset: 2n }, 'int16');
+  // @ts-expect-error a list attribute holds one number
+  fromCF({ scale_factor: [0.5, 1] }, 'int16');
+  return [list, typed];
 }
