@@ -80,8 +80,13 @@ export type RegisteredCodecName = ZarritaCodecName | typeof V2_FIXEDSCALEOFFSET;
  */
 export function register(registry: ZarritaRegistry): Promise<RegisteredCodecName[]>;
 
-/** A zarrita store: what `keepV2Filters` needs (zarrita's `Readable`). */
+/** A zarrita store: what `keepV2Filters` needs (zarrita's `Readable`, async or sync). */
 export interface ZarritaReadable {
+  get(key: any, options?: any): Promise<Uint8Array | undefined> | Uint8Array | undefined;
+}
+
+/** zarrita's `AsyncReadable`: a store whose `get` returns a Promise (`FetchStore`, ...). */
+export interface ZarritaAsyncReadable {
   get(key: any, options?: any): Promise<Uint8Array | undefined>;
 }
 
@@ -96,7 +101,9 @@ export interface ZarritaReadable {
  * `zarr.withConsolidatedMetadata(keepV2Filters(store))`. Not a store: a TypeError with `.code`
  * `invalid_argument`.
  */
-export function keepV2Filters<S extends ZarritaReadable>(store: S): S;
+export function keepV2Filters<S extends ZarritaAsyncReadable>(store: S): S;
+/** A synchronous store (a `Map`, zarrita's sync `Readable`): the wrapper's `get` is async. */
+export function keepV2Filters<S extends ZarritaReadable>(store: S): Omit<S, 'get'> & ZarritaAsyncReadable;
 
 /**
  * The `.code` of an error of this package, also when zarrita wrapped it (its CodecPipelineError

@@ -25,6 +25,11 @@ export async function main(url: string): Promise<Float32Array> {
   void v2;
   // keepV2Filters keeps the store's type: zarr.open and zarr.withConsolidatedMetadata take it
   const store: zarr.FetchStore = keepV2Filters(new zarr.FetchStore(url));
+  // a synchronous store (a Map) is taken too; the wrapper's get is async, and zarrita opens it
+  const mem = keepV2Filters(new Map<string, Uint8Array>());
+  const got: Promise<Uint8Array | undefined> = mem.get('/.zarray');
+  void got;
+  await zarr.open(mem, { kind: 'group' }).catch(() => undefined);
   const arr = await zarr.open(store, { kind: 'array' });
   if (!arr.is('float32')) throw new Error(`expected float32, got ${arr.dtype}`);
   try {
