@@ -54,6 +54,15 @@ PINNED = {
 }
 
 
+def _packed_variable(nc, *args, **kwargs):
+    """``nc.createVariable`` with auto mask-and-scale off for the new variable: the
+    Dataset-level ``set_auto_maskandscale(False)`` reaches only the variables that exist when it
+    is called, so without this netCDF4 would pack the written codes as physical values."""
+    v = nc.createVariable(*args, **kwargs)
+    v.set_auto_maskandscale(False)
+    return v
+
+
 def _write_netcdf4(path: Path, *, scale: float = 0.01, offset: float = 273.15) -> None:
     """The variables of the must-show table, written by netCDF4 as packed codes (no auto
     scaling): every int16 code float64-packed; every int16 code with float32 scale_factor /
@@ -64,23 +73,24 @@ def _write_netcdf4(path: Path, *, scale: float = 0.01, offset: float = 273.15) -
         nc.set_auto_maskandscale(False)
         for d, n in (("y", 256), ("x", 256), ("b", 256), ("r", 40), ("c", 30)):
             nc.createDimension(d, n)
-        y = nc.createVariable("y", "f8", ("y",))
+        y = _packed_variable(nc, "y", "f8", ("y",))
         y[:] = np.arange(256) * 0.5
-        v = nc.createVariable("i16_f64", "i2", ("y", "x"), fill_value=np.int16(-32768))
+        v = _packed_variable(nc, "i16_f64", "i2", ("y", "x"), fill_value=np.int16(-32768))
         v.scale_factor = np.float64(scale)
         v.add_offset = np.float64(offset)
         v.units = "K"
         v[:] = codes16
-        v = nc.createVariable("i16_f32", "i2", ("y", "x"), fill_value=np.int16(-1))
+        v = _packed_variable(nc, "i16_f32", "i2", ("y", "x"), fill_value=np.int16(-1))
         v.scale_factor = np.float32(0.002)
         v.add_offset = np.float32(-12.5)
         v[:] = codes16
-        v = nc.createVariable("i8_unsigned", "i1", ("b",), fill_value=np.int8(-1))
+        v = _packed_variable(nc, "i8_unsigned", "i1", ("b",), fill_value=np.int8(-1))
         v._Unsigned = "true"
         v.scale_factor = np.float32(0.25)
         v.add_offset = np.float32(10.0)
         v[:] = np.arange(-128, 128, dtype=np.int16).astype(np.int8)
-        v = nc.createVariable(
+        v = _packed_variable(
+            nc,
             "chunked",
             "i2",
             ("r", "c"),
@@ -106,14 +116,14 @@ def _write_netcdf3(path: Path) -> None:
         nc.set_auto_maskandscale(False)
         nc.createDimension("time", None)
         nc.createDimension("x", 50)
-        v = nc.createVariable("nc3_i16_f32", "i2", ("time", "x"), fill_value=np.int16(-32767))
+        v = _packed_variable(nc, "nc3_i16_f32", "i2", ("time", "x"), fill_value=np.int16(-32767))
         v.scale_factor = np.float32(0.05)
         v.add_offset = np.float32(20.0)
         v.units = "degC"
         codes = rng.integers(-32768, 32768, (6, 50)).astype(np.int16)
         codes[2, 7] = -32767
         v[0:6, :] = codes
-        w = nc.createVariable("plain", "f4", ("x",))
+        w = _packed_variable(nc, "plain", "f4", ("x",))
         w[:] = np.arange(50, dtype=np.float32)
 
 
@@ -233,16 +243,16 @@ def test_other_arrays_and_groups_pass_unchanged(tmp_path):
     with netCDF4.Dataset(p, "w") as nc:
         nc.set_auto_maskandscale(False)
         nc.createDimension("x", 4)
-        a = nc.createVariable("plain", "f4", ("x",))
+        a = _packed_variable(nc, "plain", "f4", ("x",))
         a[:] = [1, 2, 3, 4]
-        m = nc.createVariable("masked_only", "i2", ("x",), fill_value=np.int16(-1))
+        m = _packed_variable(nc, "masked_only", "i2", ("x",), fill_value=np.int16(-1))
         m[:] = [1, -1, 3, 4]
         g = nc.createGroup("sub")
-        s = g.createVariable("packed", "i2", ("x",))
+        s = _packed_variable(g, "packed", "i2", ("x",))
         s.scale_factor = np.float32(0.5)
         s.add_offset = np.float32(1.0)
         s[:] = [0, 1, 2, 3]
-        t = g.createVariable("time", "i4", ("x",))
+        t = _packed_variable(g, "time", "i4", ("x",))
         t.units = "days since 2000-01-01"
         t.scale_factor = 2
         t[:] = [0, 1, 2, 3]
@@ -405,9 +415,9 @@ def _pair(tmp_path: Path, scale_b: float) -> list[str]:
             nc.set_auto_maskandscale(False)
             nc.createDimension("time", 2)
             nc.createDimension("x", 5)
-            t = nc.createVariable("time", "f8", ("time",))
+            t = _packed_variable(nc, "time", "f8", ("time",))
             t[:] = [2 * i, 2 * i + 1]
-            v = nc.createVariable("t", "i2", ("time", "x"), fill_value=np.int16(-32768))
+            v = _packed_variable(nc, "t", "i2", ("time", "x"), fill_value=np.int16(-32768))
             v.scale_factor = np.float64(scale)
             v.add_offset = np.float64(273.15)
             v[:] = (np.arange(10).reshape(2, 5) * (i + 1) * 100 - 1000).astype(np.int16)
