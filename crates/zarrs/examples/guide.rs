@@ -10,18 +10,18 @@
 //! Each region between `// ANCHOR: <name>` and `// ANCHOR_END: <name>` is a code block of the
 //! guide, word for word (`tests/guide.rs` checks it and runs this program).
 
+// ANCHOR: imports
 use std::sync::Arc;
 
-// ANCHOR: imports
 use zarrs::array::{Array, ArrayBuilder, ArraySubset, ArrayToArrayCodecTraits};
 use zarrs::filesystem::FilesystemStore;
 use zarrs::metadata::v3::MetadataV3;
 use zarrs::storage::store::MemoryStore;
 use zarrs::storage::{StoreKey, WritableStorageTraits};
 use zarrs_scale_offset::ScaleOffsetCodec;
-// ANCHOR_END: imports
 
 type Res<T> = Result<T, Box<dyn std::error::Error>>;
+// ANCHOR_END: imports
 
 /// Runs the guide's examples in a fresh directory under the system's temporary directory.
 pub fn main() -> Res<()> {
