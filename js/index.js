@@ -306,7 +306,7 @@ export function fromCF(attrs, packedDataType, options) {
  * configuration (the codec object, its configuration, or a v2 filter `{id: "fixedscaleoffset",
  * …}`), per the scale_offset spec (`out_of_range: "wrap"` for integer `astype`). `dataType`
  * stands in for a missing `dtype`. The replacement computes in the array's data type and rounds
- * half-to-even, so it does not decode bit-for-bit like numcodecs (see README).
+ * half-to-even, so it does not decode bit-for-bit like numcodecs (see docs/guides/rules.md).
  */
 export function fromFixedScaleOffset(config, dataType) {
   ensureReady('fromFixedScaleOffset');

@@ -53,7 +53,7 @@ elif [ $prc -ne 0 ]; then
   rc=1
 fi
 # A user's environment: a new venv with only the wheel, what its metadata requires (pip resolves
-# it; versions held to requirements-dev.txt's by -c) and the user-side tools of the README's
+# it; versions held to requirements-dev.txt's by -c) and the user-side tools of the guides'
 # workflows (xarray, dask); no maturin, ruff or explicit cast-value-rs. The tests of those
 # workflows run in it: a dependency that only the development .venv supplies fails here (a
 # store of cf.scale_offset + cast_value did not open without cast-value-rs).

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run sizes` (after `npm run build`): what the package costs (`--markdown`: the per-file
-// table of README.md "Size").
+// table of docs/guides/performance.md).
 //
 //   - the WebAssembly module as a separate .wasm file vs inlined as base64 in
 //     dist/zarr_scale_offset_wasm.js (raw, gzip -9, brotli), i.e. what zero configuration costs;
@@ -123,7 +123,7 @@ export async function report(root = ROOT) {
 }
 
 /** What each packed file costs under gzip -9 (the tarball is one gzip stream, so these add up
- * to about its size), as the Markdown table of README.md "Size". */
+ * to about its size), as the Markdown table of docs/guides/performance.md. */
 export function markdown(r, root = ROOT) {
   const what = {
     'dist/zarr_scale_offset_wasm.js': `the module (${r.wasm.moduleBytes.toLocaleString('en-US')} B) as base64 of LZMA, its LZMA decoder (a small wasm module) and their loader`,

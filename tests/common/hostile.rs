@@ -10,7 +10,7 @@ use wasm_bindgen::{JsCast, JsValue};
 #[path = "w.rs"]
 mod w;
 
-/// The `.code` values the README documents.
+/// The `.code` values the guides document (docs/guides/javascript.md, rust.md).
 pub const CODES: [&str; 9] = [
     "invalid_json",
     "invalid_metadata",

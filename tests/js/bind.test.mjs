@@ -77,7 +77,7 @@ test('bind: the fill value flows through scale_offset and cast_value, in every f
   // 1.5 * 2 = 3 (float64), then cast_value to int8.
   const two = [{ name: 'scale_offset', configuration: { scale: 2 } }, { name: 'cast_value', configuration: { data_type: 'int8' } }];
   assert.equal(z.bind(two, 'float64', { fill: 1.5 }).encodedFill, 3);
-  // NaN through the scalar_map of the README example.
+  // NaN through the scalar_map of the docs example (docs/guides/javascript.md).
   const nanMap = [
     { name: 'scale_offset', configuration: { offset: -10, scale: 0.1 } },
     { name: 'cast_value', configuration: { data_type: 'uint8', scalar_map: { encode: [['NaN', 0]], decode: [[0, 'NaN']] } } },

@@ -1,5 +1,5 @@
 // Under a strict Content-Security-Policy (no 'unsafe-eval', no inline script) the package needs
-// exactly one extra source keyword, 'wasm-unsafe-eval', as the README says: with it ready() and a
+// exactly one extra source keyword, 'wasm-unsafe-eval', as docs/guides/browser.md says: with it ready() and a
 // decode work in headless Chromium; without it ready() rejects (so the header is really applied).
 // The page and its module script are served with the policy as an HTTP header; dist/ comes from
 // the repository server.

@@ -24,7 +24,7 @@ await z.ready();
 const wasmExports = initSync(); // after ready(): the instance's exports
 const memoryBytes = () => wasmExports.memory.buffer.byteLength;
 
-// The `.code` values the README documents.
+// The `.code` values docs/guides/javascript.md documents.
 const CODES = new Set([
   'invalid_json',
   'invalid_metadata',

@@ -1,4 +1,5 @@
-// The README's choice table and its zarrita note, pinned:
+// The choice of codecs for CF packing (docs/guides/rules.md, virtual-stores.md) and the float16
+// note of docs/guides/browser.md, pinned:
 //   - CF packing stored as scale_offset + cast_value (scale = 1 / scale_factor) decodes some values
 //     1 ulp off xarray.decode_cf (scale_offset divides, CF multiplies); cf.scale_offset + cast_value
 //     (fromCF) decodes bit for bit. On the ERA5-style t2m fixture (written by xarray 2026.9.0,

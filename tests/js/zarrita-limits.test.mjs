@@ -1,4 +1,4 @@
-// What zarrita 0.7.5 alone cannot do with these codecs, and zarrita + register does (README,
+// What zarrita 0.7.5 alone cannot do with these codecs, and zarrita + register does (docs/guides/browser.md,
 // "Deviations"), on zarr-python 3.4.2's vectors (conformance/vectors), through zarrita's own
 // API (zarr.open, zarr.get, zarr.set on an in-memory store):
 //   1. write: zarrita's scale_offset and cast_value have no encode (zarr.set throws); with

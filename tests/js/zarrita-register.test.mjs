@@ -61,7 +61,7 @@ test('main thread: a read right after a register() that was not awaited, on arra
   assert.deepEqual(await registered, [...codecNames, V2_FIXEDSCALEOFFSET]);
   assert.equal(isReady(), true);
   // An array whose first read ran before register keeps the codecs it loaded then (zarrita
-  // loads an array's codecs once): documented in the README.
+  // loads an array's codecs once): documented in docs/guides/browser.md.
   assert.deepEqual(bits((await zarr.get(control)).data), c);
 });
 

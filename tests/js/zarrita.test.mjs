@@ -215,7 +215,7 @@ function vectorStore(v) {
 // One vector through zarrita with whatever codecs are registered now. Returns
 // { status: 'ok' | 'fail' | 'skip', reason }.
 // Integer literals JSON.parse cannot keep (beyond 2^53): zarrita parses zarr.json with
-// JSON.parse, so such metadata reaches any codec already rounded (README, "Use with zarrita").
+// JSON.parse, so such metadata reaches any codec already rounded (docs/guides/browser.md).
 function lossyIntegers(text) {
   return (text.match(/(?<![\w.])-?\d{16,}(?![.\deE])/g) ?? []).filter((t) => BigInt(t) !== BigInt(Number(t)));
 }

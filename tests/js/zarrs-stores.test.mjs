@@ -5,7 +5,7 @@
 // package as 0x08; the spec leaves the upper bits arbitrary).
 //
 // The stores are made by `cargo test --test write` in crates/zarrs (scripts/test.sh runs it
-// before this) into $ZARRS_STORES_DIR, default target/zarrs-stores/ (README.md, "zarrs": the
+// before this) into $ZARRS_STORES_DIR, default target/zarrs-stores/ (docs/guides/rust.md: the
 // layout, for the other engines' readers). Without them this test is skipped, unless
 // ZARRS_STORES_REQUIRED=1 (scripts/test.sh sets it), when it fails.
 

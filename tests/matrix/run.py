@@ -1,4 +1,4 @@
-"""The cross-engine matrix (a step of scripts/test.sh; README "Three engines, one core").
+"""The cross-engine matrix (a step of scripts/test.sh; docs/guides/conformance.md).
 
 A fixed set of 1-D arrays covering the four codecs, written by every writer and read by every
 reader:
@@ -18,7 +18,7 @@ stores: equal across the writers) and the reader's decoded bytes equal the oracl
 each failure must be one of EXPECTED (a documented error), or the run fails.
 
 usage: python tests/matrix/run.py ZARRS_MATRIX_BINARY [--readme]  (--readme: also writes the table
-to target/matrix-table.md, for README.md "Three engines, one core")
+to target/matrix-table.md, for docs/guides/conformance.md)
 """
 
 from __future__ import annotations
@@ -215,7 +215,7 @@ WRITERS = ["node", "python", "zarrs", "zarr-python"]
 READERS = ["node", "python", "zarrs", "zarr-python"]
 
 # (case, "write"/"read", engine) -> a substring of the expected error message. Every one is
-# explained in README.md ("Three engines, one core").
+# explained in docs/guides/conformance.md.
 NO_CF = "An implementation for codec 'cf.scale_offset' is not available"
 
 

@@ -1,9 +1,9 @@
 //! The reference model: the 26 data types as exact values, rounding of an exact rational into
 //! any of them under the five modes by comparison with its two neighbours, and the three codecs
 //! (scale_offset, cf.scale_offset, cast_value) computed on exact values, from the spec text
-//! (research/spec.md §1, §2, §4) and the README's documented choices, without the crate's code.
+//! (research/spec.md §1, §2, §4) and the documented choices (docs/guides/rules.md), without the crate's code.
 //!
-//! Choices where the spec is silent (each documented in README "Numeric rules"):
+//! Choices where the spec is silent (each documented in docs/guides/rules.md):
 //! - rounding uses an unbounded exponent above: the grid of a format continues past its largest
 //!   finite value with the same number of significand bits, and a result beyond the largest
 //!   finite value is out of range (so towards-zero lands on the largest finite value only

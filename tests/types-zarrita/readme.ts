@@ -1,4 +1,4 @@
-// The README's zarrita examples (## Use with zarrita, ### CF-packed arrays: openCF) as a
+// The zarrita examples (docs/guides/browser.md: register, openCF) as a
 // TypeScript user writes them under `strict`, against zarrita 0.7.5's own declarations.
 import * as zarr from 'zarrita';
 import { register, keepV2Filters, errorCode, openCF } from 'zarr-scale-offset/zarrita';

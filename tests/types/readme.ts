@@ -1,6 +1,6 @@
-// The README's JavaScript examples (## API, ### Bind once, run many chunks, ## Use with zarrita's
-// core calls), as a TypeScript user writes them under `strict`: the types must say what the
-// README's comments say. The one change for TypeScript: `as const` on the codecs list, which keeps
+// The core API's examples (docs/guides/javascript.md: encode/decode, chunks, bind), as a
+// TypeScript user writes them under `strict`: the types must say what the examples' comments
+// say (the guides' own blocks are type-checked and run by scripts/docs.sh). The one change for TypeScript: `as const` on the codecs list, which keeps
 // `data_type: "uint8"` a literal (without it TypeScript widens it to `string`, and `encode` returns
 // the untyped ZarrTypedArray; see usage.ts).
 import { ready, encode, decode, encodeChunk, decodeChunk, bind, type DataTypeName } from 'zarr-scale-offset';

@@ -8,7 +8,7 @@
 //! Each case is one of
 //! - EQUAL: both succeed with the same bytes (any NaN equals any NaN where the compared type is a
 //!   float and both elements are NaN; only the low bits of a stored sub-byte element count: the
-//!   upper bits are arbitrary, zarrs' `bytes` writes int4 -8 as 0xf8, the core as 0x08, README
+//!   upper bits are arbitrary, zarrs' `bytes` writes int4 -8 as 0xf8, the core as 0x08, docs/guides/rust.md
 //!   "zarrs");
 //! - CODED ERROR: both fail, and zarrs' error text contains the core's error code
 //!   (`out_of_range`, `invalid_metadata`, ...); or zarrs refuses the document at open where the
@@ -24,7 +24,7 @@
 //!
 //! Decode cases also read a random subset of the chunk through zarrs (the plugin's partial
 //! decoder) and compare it with the same elements of the core's whole-chunk decode. An element
-//! that cannot be decoded outside the subset is not an error of a subset read (README, "zarrs":
+//! that cannot be decoded outside the subset is not an error of a subset read (docs/guides/rust.md:
 //! an element that cannot be decoded matters only when it is read), so where the core's
 //! whole-chunk decode fails, a subset zarrs reads without error is compared with the core's decode
 //! of just those stored elements (the same document with shape and chunk shape `[k]`).
@@ -46,7 +46,7 @@
 //! - the JSON integer `-0` as an integer array's fill value: zarrs refuses it (serde_json reads a
 //!   float -0.0), the core reads 0 (`tests/json_readers.rs`);
 //! - float8/6/4 fill values the core refuses and zarrs reads as another value (its
-//!   `float8`/`microfloat` features; README "zarrs"): see `fill_text` and
+//!   `float8`/`microfloat` features; docs/guides/rust.md): see `fill_text` and
 //!   `zarrs_reads_float8_6_4_fill_values_the_core_refuses` (a pinned silent difference).
 #![allow(clippy::restriction)]
 
@@ -848,7 +848,7 @@ fn zarrs_and_the_core_agree_on_random_documents_and_chunks() {
 /// (`invalid_metadata`). serde_json reads 1e-400 as 0.0 (below the smallest `f64`), the plugin
 /// hands the core `0.0` (an integral number: the lenient integer 0), and zarrs decodes with
 /// offset 0: stored [3, -5] (0x03, 0xfb) reads as [3, -5].
-/// Pinned as zarrs 0.23.14 behaves (a documented difference, README "## zarrs"): fails when
+/// Pinned as zarrs 0.23.14 behaves (a documented difference, docs/guides/rust.md): fails when
 /// zarrs starts refusing the document.
 #[test]
 fn a_number_below_f64_reaches_the_plugin_as_zero_through_zarrs() {

@@ -334,7 +334,7 @@ fn a_fill_value_that_cannot_pass_is_still_an_error() {
         );
         // zarrs 0.23 does not consult the codecs for a chunk that is not stored (nor gives a
         // codec the fill value when the array is opened): such a chunk reads as the fill value,
-        // as it did before (README "zarrs").
+        // as it did before (docs/guides/rust.md).
         let never: Vec<f32> = a.retrieve_chunk(&[1, 1]).unwrap();
         let fill: f32 = fill.parse().unwrap();
         assert_eq!(never, [fill; 4]);

@@ -174,7 +174,7 @@ fn every_vector_through_zarrs() {
         );
     }
     assert!(zarrs_codec::unregister_codec_v3(&handle));
-    // The known differences, each also in README.md ("zarrs"): which vectors fail, and why.
+    // The known differences, each also in docs/guides/rust.md: which vectors fail, and why.
     let known = [
         // zarrs itself accepts a codecs list with the bytes codec before an array->array codec
         // (it sorts the codecs by kind); zarr-python and the spec reject it.

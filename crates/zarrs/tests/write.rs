@@ -1,7 +1,7 @@
 //! zarrs writes arrays with this plugin's codecs; each store goes to the directory
 //! `$ZARRS_STORES_DIR` (default `target/zarrs-stores/` at the repository root) with a
 //! `chunks.json` manifest, for the other engines to check (tests/js/zarrs-stores.test.mjs: the
-//! npm package's `encodeChunk` / `decodeChunk` must give the same bytes; README "zarrs").
+//! npm package's `encodeChunk` / `decodeChunk` must give the same bytes; docs/guides/rust.md).
 //! Here: the stored integers for a few elements worked out by hand, the zarr.json zarrs writes,
 //! and zarrs' reading back equal to the core's own `decode_chunk` of each stored chunk.
 #![allow(clippy::restriction)]
