@@ -44,50 +44,60 @@ class ZarrScaleOffsetError(ValueError):
         return f"{type(self).__name__}(code={self.code!r}, message={self.message!r})"
 
 
-def _error(name: str, code: str, doc: str) -> type[ZarrScaleOffsetError]:
-    return type(
-        name, (ZarrScaleOffsetError,), {"code": code, "__doc__": doc, "__module__": __name__}
-    )
+# One class per error code of the core (crates/core/src/error.rs).
+class InvalidJsonError(ZarrScaleOffsetError):
+    """Metadata text that is not JSON."""
+
+    code = "invalid_json"
 
 
-# One row per error code of the core (crates/core/src/error.rs).
-InvalidJsonError = _error("InvalidJsonError", "invalid_json", "Metadata text that is not JSON.")
-InvalidMetadataError = _error(
-    "InvalidMetadataError",
-    "invalid_metadata",
-    "A metadata field (named by its JSON pointer) that is not valid.",
-)
-UnsupportedDataTypeError = _error(
-    "UnsupportedDataTypeError",
-    "unsupported_data_type",
-    "A data type the codec (or the implementation in use) cannot handle.",
-)
-UnsupportedCodecError = _error(
-    "UnsupportedCodecError", "unsupported_codec", "A codec name this package does not implement."
-)
-NotRepresentableError = _error(
-    "NotRepresentableError",
-    "not_representable",
-    "A value (named by its element index) with no exact representation in the data type.",
-)
-OutOfRangeError = _error(
-    "OutOfRangeError",
-    "out_of_range",
-    "A value (named by its element index) outside the range of the data type.",
-)
-LengthMismatchError = _error(
-    "LengthMismatchError",
-    "length_mismatch",
-    "A buffer whose length does not match the chunk or the other buffer.",
-)
-InvalidDataError = _error(
-    "InvalidDataError",
-    "invalid_data",
-    "Data that is not valid for its data type (e.g. an int4 byte outside -8..7).",
-)
-ReadOnlyError = _error(
-    "ReadOnlyError", "read_only", "Encoding with a read-only codec (numcodecs.fixedscaleoffset)."
-)
+class InvalidMetadataError(ZarrScaleOffsetError):
+    """A metadata field (named by its JSON pointer) that is not valid."""
+
+    code = "invalid_metadata"
+
+
+class UnsupportedDataTypeError(ZarrScaleOffsetError):
+    """A data type the codec (or the implementation in use) cannot handle."""
+
+    code = "unsupported_data_type"
+
+
+class UnsupportedCodecError(ZarrScaleOffsetError):
+    """A codec name this package does not implement."""
+
+    code = "unsupported_codec"
+
+
+class NotRepresentableError(ZarrScaleOffsetError):
+    """A value (named by its element index) with no exact representation in the data type."""
+
+    code = "not_representable"
+
+
+class OutOfRangeError(ZarrScaleOffsetError):
+    """A value (named by its element index) outside the range of the data type."""
+
+    code = "out_of_range"
+
+
+class LengthMismatchError(ZarrScaleOffsetError):
+    """A buffer whose length does not match the chunk or the other buffer."""
+
+    code = "length_mismatch"
+
+
+class InvalidDataError(ZarrScaleOffsetError):
+    """Data that is not valid for its data type (e.g. an int4 byte outside -8..7)."""
+
+    code = "invalid_data"
+
+
+class ReadOnlyError(ZarrScaleOffsetError):
+    """Encoding with a read-only codec (numcodecs.fixedscaleoffset)."""
+
+    code = "read_only"
+
 
 _BY_CODE: dict[str, type[ZarrScaleOffsetError]] = {
     cls.code: cls for cls in ZarrScaleOffsetError.__subclasses__()
