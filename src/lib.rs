@@ -65,6 +65,18 @@ mod kernel_tests;
 
 use zarr_scale_offset_core::buf::check_chunk_len;
 
+// The Rust examples of the user docs run as this crate's doc tests (`cargo test --doc`): every
+// ```rust fence of each file below. cfg(doctest): only rustdoc's doc-test collection reads these
+// files; normal builds (and `cargo package`'s verify build) never do. One line per file.
+#[cfg(doctest)]
+mod doc_examples {
+    #[doc = include_str!("../README.md")]
+    struct Readme;
+    // The Rust guide (docs/guides/rust.md), once it exists:
+    // #[doc = include_str!("../docs/guides/rust.md")]
+    // struct RustGuide;
+}
+
 pub use bound::Bound;
 pub use report::{Diag, Report, Warning};
 /// ```

@@ -41,7 +41,7 @@ def rst_to_markdown(text: str) -> str:
                 i += 1
             out.append("```")
             continue
-        if line.endswith("::") and not line.strip() == "::":
+        if line.endswith("::") and line.strip() != "::":
             line = line[:-1]
         out.append(line)
         i += 1
