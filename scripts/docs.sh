@@ -44,6 +44,16 @@ py_line=$(tail -n1 target/docs-python.log)
 say "JavaScript/TypeScript examples (tests/docs/run_js.mjs)"
 node tests/docs/run_js.mjs | tee target/docs-js.log || failed+=("JavaScript examples")
 js_line=$(tail -n1 target/docs-js.log)
+# The Rust examples are doc tests of the root crate, run by `cargo test`; here: that every ```rust
+# fence of the included files is collected (src/lib.rs, mod doc_examples).
+say "Rust examples: cargo test --doc -- --list (doc_examples)"
+rust_n=$(cargo test --doc -p zarr-scale-offset --locked -- --list 2>/dev/null | grep -c ' - doc_examples::' || true)
+rust_fences=$(sed -n 's/^ *#\[doc = include_str!("\.\.\/\(.*\)")\]/\1/p' src/lib.rs | xargs cat | grep -c '^ *```rust' || true)
+if [ "$rust_n" -ne "$rust_fences" ]; then
+  echo "docs: $rust_fences \`\`\`rust fences in the files src/lib.rs includes, but $rust_n doc tests collected" >&2
+  failed+=("Rust examples")
+fi
+rust_line="rust examples: $rust_n doc tests collected from the docs (run by cargo test)"
 t_examples=$((SECONDS - t))
 
 t=$SECONDS
@@ -74,7 +84,7 @@ t_site=$((SECONDS - t))
 echo
 say "$py_line"
 say "$js_line"
-say "rust examples: the doc tests of the root crate (cargo test), not run here"
+say "$rust_line"
 say "site: $pages pages built in target/site/ (examples ${t_examples}s, API references ${t_api}s, mkdocs ${t_site}s)"
 if [ ${#failed[@]} -gt 0 ]; then
   echo "!!! docs: failed: ${failed[*]}" >&2

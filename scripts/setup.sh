@@ -8,7 +8,8 @@
 #   * wasm-pack 0.15.1
 #   * apt xz-utils (only as root; scripts/build.mjs compresses the inlined .wasm with `xz`)
 #   * apt chromium + chromium-driver (only as root; for the headless-Chromium tests)
-#   * npm ci (binaryen 132.0.0 = wasm-opt, playwright-core 1.65.1, ajv 8.20.0 for the spec schema test) when node_modules is missing or
+#   * npm ci (binaryen 132.0.0 = wasm-opt, playwright-core 1.65.1, ajv 8.20.0 for the spec schema test,
+#     typedoc 0.28.20 + typedoc-plugin-markdown 4.14.1 + @types/node 20 for the docs) when node_modules is missing or
 #     older than package-lock.json
 #   * .venv: CPython >= 3.12 (pyenv's copy; never downloaded) with python/requirements-dev.txt
 #     (scripts/python-setup.sh; fails when there is no such interpreter)

@@ -17,6 +17,11 @@
 #   12 the cross-engine matrix (tests/matrix/run.py: Node, the Python package, zarrs,
 #   zarr-python alone, each writing and reading 9 arrays; prints the writers x readers table;
 #   needs dist/, the wheel in .venv and the zarrs plugin's target dir)
+#   13 the docs (scripts/docs.sh: every Python example by doctest and every JS/TS example
+#   type-checked and run against dist/, the API references (TypeDoc, rustdoc of the library and
+#   the zarrs plugin, mkdocstrings), `mkdocs build --strict` into target/site/; needs dist/, the
+#   wheel in .venv and the zarrs plugin's target dir; the README's Rust examples are doc tests of
+#   step 4)
 # A failing setup stops at once. Any other failing step is reported and the remaining steps
 # still run (so one CI run shows every failure); the exit status is non-zero if any step failed.
 # FAIL_FAST=1 stops at the first failing step instead.
@@ -139,6 +144,7 @@ if run "npm run build" npm run build; then
   run "node --test tests/js/ (built package: API, conformance, package, demo page)" node --test tests/js/
   run "Python engine: maturin wheel, ruff, pytest python/tests" bash scripts/python-test.sh
   run "cross-engine matrix: 4 writers x 4 readers (tests/matrix/run.py)" cross_engine_matrix
+  run "docs: every example run, API references, mkdocs build --strict (scripts/docs.sh)" bash scripts/docs.sh
 else
   summary+=("  SKIPPED step $((n + 1)): package-check (the build failed)")
   failed+=("$((n + 1)): package-check (not run: build failed)")
@@ -148,5 +154,7 @@ else
   failed+=("$((n + 3)): Python engine (not run: build failed)")
   summary+=("  SKIPPED step $((n + 4)): cross-engine matrix (the build failed)")
   failed+=("$((n + 4)): cross-engine matrix (not run: build failed)")
+  summary+=("  SKIPPED step $((n + 5)): docs (the build failed)")
+  failed+=("$((n + 5)): docs (not run: build failed)")
 fi
 finish
