@@ -9,9 +9,11 @@
 //   zarrita.md             import ... from "zarr-scale-offset/zarrita"
 //
 // Headings carry HTML anchors (useHTMLAnchors), so the plugin's links to repeated member names
-// (`#configuration-2`) resolve under `mkdocs build --strict`.
+// (`#configuration-2`) resolve under `mkdocs build --strict`. The plugin escapes `<` and `>` in
+// types (`Record\<string, unknown\>`) the CommonMark way; Python-Markdown (MkDocs) does not take
+// `\<` as an escape, so outside code those become `&lt;` / `&gt;`.
 
-import { rmSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Application } from 'typedoc';
 import { ROOT } from './docfiles.mjs';
@@ -50,6 +52,20 @@ for (const m of project.children ?? []) {
 }
 rmSync(OUT, { recursive: true, force: true });
 await app.generateOutputs(project);
+// CommonMark's `\<` / `\>` as HTML entities, outside fenced code (the plugin writes none
+// inside inline code).
+const pages = readdirSync(OUT, { recursive: true }).filter((f) => String(f).endsWith('.md'));
+for (const f of pages) {
+  const file = path.join(OUT, String(f));
+  let fence = false;
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .map((l) => {
+      if (/^\s*(```|~~~)/.test(l)) fence = !fence;
+      return fence ? l : l.replaceAll('\\<', '&lt;').replaceAll('\\>', '&gt;');
+    });
+  writeFileSync(file, lines.join('\n'));
+}
 if (app.logger.hasErrors() || app.logger.hasWarnings()) {
   console.error('typedoc: errors or warnings while writing the pages');
   process.exit(1);
