@@ -19,6 +19,9 @@
 # Needs: dist/ (npm run build), the wheel installed in .venv (scripts/python-test.sh) and the
 # tools of python/requirements-dev.txt and package.json (scripts/setup.sh). Offline.
 # Prints the examples run per language and the pages built; exits non-zero on any failure.
+# One file's examples by hand: `.venv/bin/python tests/docs/run_python.py docs/guides/x.md`,
+# `node tests/docs/run_js.mjs docs/guides/x.md`. Preview the site after one run (the generated
+# API folders must exist): `.venv/bin/python -m mkdocs serve`.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$PWD
