@@ -72,9 +72,8 @@ use zarr_scale_offset_core::buf::check_chunk_len;
 mod doc_examples {
     #[doc = include_str!("../README.md")]
     struct Readme;
-    // The Rust guide (docs/guides/rust.md), once it exists:
-    // #[doc = include_str!("../docs/guides/rust.md")]
-    // struct RustGuide;
+    #[doc = include_str!("../docs/guides/rust.md")]
+    struct RustGuide;
 }
 
 pub use bound::Bound;
