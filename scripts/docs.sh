@@ -81,7 +81,7 @@ t_api=$((SECONDS - t))
 t=$SECONDS
 say "mkdocs build --strict -> target/site/"
 "$PY" -m mkdocs build --strict --clean 2>&1 | tee target/docs-mkdocs.log
-pages=$(find target/site -name index.html -not -path 'target/site/api/rust/*' | wc -l)
+pages=$(find target/site -name index.html -not -path 'target/site/api/rust/*/*' | wc -l)
 t_site=$((SECONDS - t))
 
 echo
