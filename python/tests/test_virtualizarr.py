@@ -596,8 +596,8 @@ def test_icechunk_and_kerchunk_v3_read_by_a_fresh_process_bit_equal(files, archi
 def test_the_scale_offset_form_reads_without_the_package(files, archives):
     """``codec="scale_offset"``: zarr-python alone (this package not importable, its entry
     points hidden) reads it, with the dtype of ``xr.open_dataset``; the values that differ
-    from ``decode_cf`` (``scale_offset`` divides by 1/scale_factor) are what docs/guides/virtual-stores.md
-    table counts."""
+    from ``decode_cf`` (``scale_offset`` divides by 1/scale_factor) are what the table of
+    docs/guides/virtual-stores.md counts."""
     want = _expected(files)
     for key in ("nc4", "nc3"):
         got = _fresh_read(
@@ -630,11 +630,11 @@ def _read_here(root: Path, kind: str, var: str) -> np.ndarray:
 
 
 def test_the_must_show_table(files, archives):
-    """The table of docs/guides/virtual-stores.md ("Exactness"): per variable, the values differing from
-    ``xr.open_dataset`` of the file (bits; rounded to its dtype first where the dtype differs,
-    which is then shown) through Icechunk
-    and kerchunk v3 with cf_parser, with its ``scale_offset`` form, and with VirtualiZarr alone
-    (CF attributes kept, decoded by ``xr.open_zarr``)."""
+    """The table of docs/guides/virtual-stores.md ("Exactness"): per variable, the values
+    differing from ``xr.open_dataset`` of the file (bits; rounded to its dtype first where the
+    dtype differs, which is then shown) through Icechunk and kerchunk v3 with cf_parser, with
+    its ``scale_offset`` form, and with VirtualiZarr alone (CF attributes kept, decoded by
+    ``xr.open_zarr``)."""
     want = _expected(files)
     rows = {}
     for label, key, var, _ in ROWS:

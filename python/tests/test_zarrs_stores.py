@@ -5,8 +5,9 @@ as int8 values), and
 the core's ``encode_chunk`` of zarrs' ``input`` is the stored chunk (only the low 4 bits of an
 int4 byte count: zarrs' bytes codec writes -8 as 0xf8, this package as 0x08).
 
-The stores are in $ZARRS_STORES_DIR, default target/zarrs-stores/ (docs/guides/rust.md); scripts/test.sh
-runs the zarrs step first and sets ZARRS_STORES_REQUIRED=1, when missing stores fail the test.
+The stores are in $ZARRS_STORES_DIR, default target/zarrs-stores/ (docs/guides/rust.md);
+scripts/test.sh runs the zarrs step first and sets ZARRS_STORES_REQUIRED=1, when missing stores
+fail the test.
 """
 
 from __future__ import annotations
