@@ -1015,6 +1015,29 @@ mod typed {
     /// checked both lengths); `false`, on the first tile, for a pair the loops do not name (none
     /// of the 11 x 11: the caller's per-element loop then decodes the whole buffer).
     pub(super) fn decode(c: &FixedScaleOffset, input: &[u8], out: &mut [u8]) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if zarr_scale_offset_core::kernels::avx2() {
+            // SAFETY: `decode_avx2`'s one requirement (`#[target_feature(enable = "avx2")]`) is
+            // that the CPU has AVX2, which `avx2()` has just found; its body is safe code.
+            return unsafe { decode_avx2(c, input, out) };
+        }
+        decode_body(c, input, out)
+    }
+
+    /// [`decode`] compiled for AVX2, chosen as the kernels' twins are (`kernels::avx2()`, which
+    /// `ZARR_SCALE_OFFSET_NO_AVX2` turns off): 4 f64 lanes per division where the x86-64
+    /// baseline has 2, so float64 <- int16 decodes in 0.58 ms per 1 Mi elements instead of
+    /// 0.98 ms (`profile.wheel`, this machine).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn decode_avx2(c: &FixedScaleOffset, input: &[u8], out: &mut [u8]) -> bool {
+        decode_body(c, input, out)
+    }
+
+    /// The body of [`decode`]: every function its loops call is inlined into it, so that
+    /// [`decode_avx2`] compiles them for AVX2 too (the float16 roundings aside).
+    #[inline(always)]
+    fn decode_body(c: &FixedScaleOffset, input: &[u8], out: &mut [u8]) -> bool {
         let (a, d) = (c.astype.size().max(1), c.dtype.size().max(1));
         let mut tile = [0f64; TILE];
         for (i, o) in input.chunks(TILE * a).zip(out.chunks_mut(TILE * d)) {
@@ -1036,6 +1059,7 @@ mod typed {
 
     /// Pass 1: the arithmetic's results of the `astype` elements of `input` (`false`: not a
     /// NumPy `astype`).
+    #[inline(always)]
     fn arith(c: &FixedScaleOffset, input: &[u8], y: &mut [f64]) -> bool {
         use DataType::*;
         match (c.astype, c.arith) {
@@ -1077,6 +1101,7 @@ mod typed {
 
     /// Pass 2: NumPy's `astype(dtype)` of the results, on x86-64 (see [`super::x86_float_to_int`];
     /// `false`: not a NumPy `dtype`).
+    #[inline(always)]
     fn store(c: &FixedScaleOffset, y: &[f64], out: &mut [u8]) -> bool {
         use DataType::*;
         match c.dtype {
