@@ -118,7 +118,7 @@ elem!(u8, i8, u16, i16, u32, i32, u64, i64, f32, f64);
 /// The variable is how `npm test` runs the kernel tests on the baseline bodies as well.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-pub(crate) fn avx2() -> bool {
+pub fn avx2() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *ON.get_or_init(|| {
         std::env::var_os("ZARR_SCALE_OFFSET_NO_AVX2").is_none()
