@@ -156,3 +156,9 @@ fn fixed_scale_offset() -> Res<()> {
     // ANCHOR_END: fixedscaleoffset
     Ok(())
 }
+
+/// `cargo test` runs the example (`[[example]] test = true` in Cargo.toml).
+#[test]
+fn the_guides_example_runs() -> Res<()> {
+    main()
+}

@@ -1,13 +1,11 @@
-//! The user guide's zarrs code (docs/guides/rust.md): `examples/guide.rs` runs, and each
+//! The user guide's zarrs code (docs/guides/rust.md): each
 //! ```` ```rs ```` block of the guide is, in order, a region of the example marked
-//! `// ANCHOR: <name>` ... `// ANCHOR_END: <name>` (indentation removed). The guide's
+//! `// ANCHOR: <name>` ... `// ANCHOR_END: <name>` (indentation removed); the example itself
+//! runs as a test (`test = true` in Cargo.toml: its `#[test]` calls `main`). The guide's
 //! ```` ```rust ```` blocks are doctests of the root crate (src/lib.rs includes the guide);
 //! rustdoc skips ```` ```rs ```` blocks (not its language tag), which MkDocs still highlights as
 //! Rust (a ```` ```rust,ignore ```` fence is not a code block to MkDocs' superfences).
 #![allow(clippy::restriction)]
-
-#[path = "../examples/guide.rs"]
-mod guide;
 
 fn dedent(lines: &[&str]) -> String {
     let indent = lines
@@ -82,9 +80,4 @@ fn the_guides_blocks_are_the_example() {
     for ((name, region), block) in regions.iter().zip(&blocks) {
         assert_eq!(block, region, "the guide's block for region {name}");
     }
-}
-
-#[test]
-fn the_guides_example_runs() {
-    guide::main().unwrap();
 }
