@@ -203,43 +203,26 @@ class DeviceArray:
     def _op(self, name: str, other: Any) -> Any:
         return _wrap(np.asanyarray(getattr(self._a, name)(_on_device(other))))
 
-    def __eq__(self, other: object) -> Any:  # type: ignore[override]
-        return self._op("__eq__", other)
-
-    def __ne__(self, other: object) -> Any:  # type: ignore[override]
-        return self._op("__ne__", other)
-
-    def __and__(self, other: Any) -> Any:
-        return self._op("__and__", other)
-
-    def __or__(self, other: Any) -> Any:
-        return self._op("__or__", other)
-
-    def __xor__(self, other: Any) -> Any:
-        return self._op("__xor__", other)
-
-    def __rshift__(self, other: Any) -> Any:
-        return self._op("__rshift__", other)
-
-    def __lshift__(self, other: Any) -> Any:
-        return self._op("__lshift__", other)
-
-    def __add__(self, other: Any) -> Any:
-        return self._op("__add__", other)
-
-    def __sub__(self, other: Any) -> Any:
-        return self._op("__sub__", other)
-
-    def __mul__(self, other: Any) -> Any:
-        return self._op("__mul__", other)
-
-    def __truediv__(self, other: Any) -> Any:
-        return self._op("__truediv__", other)
-
     def __invert__(self) -> Any:
         return DeviceArray(~self._a)
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _binary(name: str) -> Any:
+    def op(self: DeviceArray, other: Any) -> Any:
+        return self._op(name, other)
+
+    op.__name__ = name
+    return op
+
+
+# The binary operators, each computed on the device by NumPy's own (``self._op``).
+for _name in (
+    "__eq__", "__ne__", "__and__", "__or__", "__xor__", "__rshift__", "__lshift__",
+    "__add__", "__sub__", "__mul__", "__truediv__",
+):  # fmt: skip
+    setattr(DeviceArray, _name, _binary(_name))
 
 
 def asarray(x: Any, dtype: Any = None) -> DeviceArray:
