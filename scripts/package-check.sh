@@ -69,7 +69,20 @@ COMMON='Cargo\.toml|Cargo\.toml\.orig|Cargo\.lock|\.cargo_vcs_info\.json'
 if [ $CRATES = 1 ]; then
   say "cargo package -p zarr-scale-offset-core -p zarr-scale-offset (verified, in dependency order)"
   rm -f "$PKG"/zarr-scale-offset-*.crate "$PKG"/zarrs-scale-offset-*.crate
-  cargo package --locked "${DIRTY[@]}" -p zarr-scale-offset-core -p zarr-scale-offset
+  # cargo verifies the root crate against the packaged core through a local registry in its
+  # target folder; it unpacks that core into $CARGO_HOME/registry/src/<hash of the registry's
+  # path>/ and builds it as a registry crate, which it never unpacks or rebuilds again (registry
+  # sources do not change). A second run from the same checkout would therefore verify the root
+  # crate against an earlier run's core (same version, older code). So: the unpacked copies
+  # removed (these crates come from nowhere else), and a target folder of its own, new each run
+  # (the two crates build in seconds).
+  rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/zarr-scale-offset-core-"$VERSION" \
+    "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/zarr-scale-offset-"$VERSION"
+  VERIFY_DIR=$TARGET/package-verify
+  rm -rf "$VERIFY_DIR"
+  cargo package --locked "${DIRTY[@]}" -p zarr-scale-offset-core -p zarr-scale-offset --target-dir "$VERIFY_DIR"
+  mkdir -p "$PKG"
+  cp "$VERIFY_DIR/package/zarr-scale-offset-core-$VERSION.crate" "$VERIFY_DIR/package/zarr-scale-offset-$VERSION.crate" "$PKG/"
 
   say "cargo package of the zarrs plugin against the packaged root crates"
   WORK=$PKG/zarrs-check
