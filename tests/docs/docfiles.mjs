@@ -1,6 +1,6 @@
-// The Markdown files whose examples run (tests/docs/run_js.mjs; tests/docs/run_python.py has the
-// same rule): README.md, python/README.md and every .md under docs/, less the contributor docs
-// that mkdocs.yml's `exclude_docs` keeps out of the site and the generated API pages
+// The Markdown files whose examples run (tests/docs/run_js.mjs imports this; run_python.py runs it,
+// and it prints them one per line): README.md, python/README.md and every .md under docs/, less
+// the contributor docs that mkdocs.yml's `exclude_docs` keeps out of the site and the generated API pages
 // (docs/api/javascript/, docs/api/rust/).
 
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -40,4 +40,8 @@ export function docFiles(root = ROOT) {
   };
   walk('docs');
   return out.sort();
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  for (const f of docFiles()) console.log(f);
 }

@@ -21,7 +21,6 @@ from __future__ import annotations
 import doctest
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -29,30 +28,17 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-GENERATED = ("docs/api/javascript/", "docs/api/rust/")
 FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 TIMEOUT_S = 600
 RESULT = "docs-doctest-result: "
 
 
-def excluded_docs() -> set[str]:
-    """mkdocs.yml's ``exclude_docs`` entries as repository paths (``docs/RULES.md``)."""
-    text = (ROOT / "mkdocs.yml").read_text()
-    m = re.search(r"^exclude_docs:\s*\|\s*\n((?:[ \t]+\S.*\n?)+)", text, re.M)
-    if not m:
-        raise SystemExit("mkdocs.yml has no exclude_docs block")
-    lines = (x.strip() for x in m.group(1).splitlines())
-    return {"docs/" + x.lstrip("/") for x in lines if x and not x.startswith("#")}
-
-
 def doc_files() -> list[str]:
-    out = [f for f in ("README.md", "python/README.md") if (ROOT / f).exists()]
-    skip = excluded_docs()
-    for p in (ROOT / "docs").rglob("*.md"):
-        rel = p.relative_to(ROOT).as_posix()
-        if rel not in skip and not rel.startswith(GENERATED):
-            out.append(rel)
-    return sorted(out)
+    """The files of tests/docs/docfiles.mjs, the one statement of the rule (for both runners)."""
+    out = subprocess.run(
+        ["node", str(ROOT / "tests/docs/docfiles.mjs")], capture_output=True, text=True, check=True
+    )
+    return out.stdout.split()
 
 
 class FenceParser(doctest.DocTestParser):
